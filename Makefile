@@ -1,0 +1,56 @@
+# evald developer commands. `make serve` and `make test` are all a fresh clone needs.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: install dev serve test lint format proto proto-sync proto-check bench check clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed  ## runtime install into .venv
+
+dev: $(VENV)/.installed-dev  ## runtime + test/lint tools into .venv
+
+serve: install  ## run the gRPC server on 127.0.0.1:50051 (ARGS="--port 0 ..." to change)
+	$(BIN)/evald serve $(ARGS)
+
+test: dev  ## the whole test suite
+	$(BIN)/python -m pytest $(ARGS)
+
+lint: dev  ## ruff (lint + format check) and mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+proto: dev  ## regenerate protos/evald_proto/*_pb2*.py from the .proto files
+	$(BIN)/python protos/compile.py
+
+proto-sync: dev  ## rewrite the .proto files from the official SDK descriptors, then compile
+	$(BIN)/python protos/protogen.py
+	$(BIN)/python protos/compile.py
+
+proto-check: proto  ## fail if the committed generated code is stale
+	git diff --exit-code -- protos/
+
+bench: dev  ## performance benchmark (Markdown + JSON report)
+	$(BIN)/python -m bench $(ARGS)
+
+check: lint proto-check test  ## everything CI runs
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

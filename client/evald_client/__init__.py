@@ -1,0 +1,1 @@
+"""Python client and command-line interface for evald."""

@@ -1,0 +1,24 @@
+"""The generated API modules evald serves, by API version.
+
+One implementation serves both versions: v1 is a wire subset of v1beta1 (same names, numbers and
+types for every v1 field), so v1 requests are parsed as v1beta1 messages and v1beta1 replies read
+back correctly as v1 messages.
+"""
+
+from __future__ import annotations
+
+from evald_proto.aiplatform.v1 import evaluation_service_pb2 as v1
+from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as v1beta1
+
+messages = v1beta1
+"""The message module every handler uses (the superset version)."""
+
+VERSIONS = {"v1beta1": v1beta1, "v1": v1}
+SERVICE_NAMES = {
+    version: module.DESCRIPTOR.services_by_name["EvaluationService"].full_name
+    for version, module in VERSIONS.items()
+}
+REQUEST = v1beta1.DESCRIPTOR.message_types_by_name["EvaluateInstancesRequest"]
+RESPONSE = v1beta1.DESCRIPTOR.message_types_by_name["EvaluateInstancesResponse"]
+METRIC_INPUTS = REQUEST.oneofs_by_name["metric_inputs"]
+EVALUATION_RESULTS = RESPONSE.oneofs_by_name["evaluation_results"]

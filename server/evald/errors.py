@@ -1,0 +1,119 @@
+"""The exceptions handlers raise, and their conversion to a gRPC status in one place.
+
+    EvalError                  base; carries a gRPC status code and a message
+    ├── InvalidArgument        caller's input is wrong; names the field path (BadRequest detail)
+    ├── FailedPrecondition     server not set up for this request (e.g. no judge configured)
+    ├── NotFound               a named resource does not exist
+    ├── Unimplemented          a metric evald does not (yet) compute
+    ├── Unavailable            a dependency (judge) is down after bounded retries
+    └── DeadlineExceeded       the request's deadline passed
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+
+class EvalError(Exception):
+    """An error with a gRPC status code, safe to show to the caller."""
+
+    code: grpc.StatusCode = grpc.StatusCode.INTERNAL
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def details(self) -> list[any_pb2.Any]:
+        """Rich error details (google.rpc.*) to attach to the status."""
+        return []
+
+    def to_status(self) -> status_pb2.Status:
+        """The google.rpc.Status equivalent of this error."""
+        return status_pb2.Status(
+            code=self.code.value[0], message=self.message, details=self.details()
+        )
+
+
+class FieldViolation:
+    """One bad field: its path in the request (``bleu_input.instances[3].reference``) and why."""
+
+    __slots__ = ("description", "field")
+
+    def __init__(self, field: str, description: str) -> None:
+        self.field = field
+        self.description = description
+
+    def __repr__(self) -> str:
+        return f"FieldViolation({self.field!r}, {self.description!r})"
+
+
+class InvalidArgument(EvalError):
+    """The request is malformed; each violation names the offending field."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+    def __init__(self, field: str, description: str, *more: FieldViolation) -> None:
+        self.violations = [FieldViolation(field, description), *more]
+        super().__init__(f"{field}: {description}" if field else description)
+
+    @classmethod
+    def of(cls, violations: Sequence[FieldViolation]) -> InvalidArgument:
+        """One error carrying several violations; the message names the first."""
+        first, *rest = violations
+        error = cls(first.field, first.description, *rest)
+        if rest:
+            error.message += f" (and {len(rest)} more field violation(s))"
+            error.args = (error.message,)
+        return error
+
+    def details(self) -> list[any_pb2.Any]:
+        bad = error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(
+                    field=v.field, description=v.description
+                )
+                for v in self.violations
+            ]
+        )
+        packed = any_pb2.Any()
+        packed.Pack(bad)
+        return [packed]
+
+
+class FailedPrecondition(EvalError):
+    """The server is not set up to serve this request."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class NotFound(EvalError):
+    """A named resource does not exist."""
+
+    code = grpc.StatusCode.NOT_FOUND
+
+
+class Unimplemented(EvalError):
+    """The request asks for something evald does not compute."""
+
+    code = grpc.StatusCode.UNIMPLEMENTED
+
+
+class Unavailable(EvalError):
+    """A dependency is unavailable after bounded retries."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+
+
+class DeadlineExceeded(EvalError):
+    """The request's deadline passed before the work finished."""
+
+    code = grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def internal_status(message: str = "internal error") -> status_pb2.Status:
+    """The status for an unexpected failure: no stack trace or internals leak to the caller."""
+    return status_pb2.Status(code=code_pb2.INTERNAL, message=message)

@@ -1,0 +1,1 @@
+"""Metric handlers: one module per metric family; see ``base`` and ``registry``."""

@@ -1,0 +1,20 @@
+"""exact_match: 1.0 when prediction and reference are the same string, else 0.0."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evald.metrics.base import ComputedMetric
+
+
+class ExactMatch(ComputedMetric[None]):
+    """Exact string equality, no normalisation (whitespace and case count)."""
+
+    input_field = "exact_match_input"
+    result_field = "exact_match_results"
+
+    def options(self, spec: Any, path: str) -> None:
+        return None
+
+    def score(self, instance: Any, options: None, path: str) -> float:
+        return 1.0 if instance.prediction == instance.reference else 0.0

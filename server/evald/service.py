@@ -1,0 +1,137 @@
+"""The EvaluationService RPCs, transport-free: request message in, response message out.
+
+The gRPC server (``evald.server``) and, later, the HTTP gateway both call :class:`Evaluator`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from evald import api, logs
+from evald.errors import EvalError, InvalidArgument, Unimplemented, internal_status
+from evald.metrics.registry import PENDING, handlers
+
+log = logging.getLogger(__name__)
+messages: Any = api.messages
+
+
+class Evaluator:
+    """Dispatches each request to the handler of its ``metric_inputs`` member."""
+
+    def __init__(self) -> None:
+        self.handlers = handlers()
+
+    async def evaluate_instances(self, request: Any) -> Any:
+        """Evaluate one EvaluateInstancesRequest; raises EvalError on a request it cannot serve."""
+        which = request.WhichOneof("metric_inputs")
+        if which is None:
+            if len(request.metrics) or len(request.metric_sources):
+                raise Unimplemented(
+                    "the Metric API (metrics / metric_sources with instance) is not served yet"
+                )
+            raise InvalidArgument(
+                "metric_inputs",
+                "no metric input is set; set exactly one of: "
+                + ", ".join(f.name for f in api.METRIC_INPUTS.fields),
+            )
+        handler = self.handlers.get(which)
+        if handler is None:
+            reason = PENDING.get(which, "no handler")
+            raise Unimplemented(f"metric '{which}' is not implemented by this server: {reason}")
+        result = await handler.evaluate(getattr(request, which), which)
+        response = messages.EvaluateInstancesResponse()
+        getattr(response, handler.result_field).CopyFrom(result)
+        return response
+
+
+def describe(request: Any) -> tuple[str, int]:
+    """The metric a request asks for and how many instances it carries, for the request log."""
+    which = request.WhichOneof("metric_inputs")
+    if which is None:
+        new_style = len(request.metrics) or len(request.metric_sources)
+        return ("metrics", 1) if new_style else ("none", 0)
+    metric_input = getattr(request, which)
+    if "instances" in metric_input.DESCRIPTOR.fields_by_name:
+        return which, len(metric_input.instances)
+    return which, 1
+
+
+class GrpcEvaluationService:
+    """gRPC glue: bytes in, bytes out, every failure a proper status, one log line per call."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+
+    def method_handlers(self) -> list[grpc.GenericRpcHandler]:
+        """Generic handlers serving EvaluationService for every API version."""
+        result: list[grpc.GenericRpcHandler] = []
+        for version, service in api.SERVICE_NAMES.items():
+            methods = {
+                "EvaluateInstances": grpc.unary_unary_rpc_method_handler(
+                    self._unary(f"/{service}/EvaluateInstances"),
+                    # Parsed inside the handler so a malformed body is INVALID_ARGUMENT, not INTERNAL.
+                    request_deserializer=None,
+                    response_serializer=None,
+                )
+            }
+            if version == "v1beta1":
+                methods["EvaluateDataset"] = grpc.unary_unary_rpc_method_handler(
+                    self._not_yet(f"/{service}/EvaluateDataset", "dataset jobs (issue #6)")
+                )
+            result.append(grpc.method_handlers_generic_handler(service, methods))
+        return result
+
+    def _unary(self, method: str) -> Any:
+        async def handle(raw: bytes, context: grpc.aio.ServicerContext) -> bytes:
+            start = time.perf_counter()
+            metric, count, code = "unknown", 0, grpc.StatusCode.OK
+            try:
+                try:
+                    request = messages.EvaluateInstancesRequest.FromString(raw)
+                except DecodeError as exc:
+                    raise InvalidArgument("", f"request is not a valid protobuf message: {exc}") from None
+                metric, count = describe(request)
+                response = await self.evaluator.evaluate_instances(request)
+                return bytes(response.SerializeToString())
+            except EvalError as exc:
+                code = exc.code
+                await abort(context, exc.to_status())
+            except Exception:
+                code = grpc.StatusCode.INTERNAL
+                log.exception("unexpected failure in %s", method)
+                await abort(context, internal_status())
+            finally:
+                logs.request_line(
+                    method, metric, count, code.name, (time.perf_counter() - start) * 1000
+                )
+            raise AssertionError("unreachable")  # abort() always raises
+
+        return handle
+
+    def _not_yet(self, method: str, capability: str) -> Any:
+        async def handle(raw: bytes, context: grpc.aio.ServicerContext) -> bytes:
+            logs.request_line(method, "none", 0, "UNIMPLEMENTED", 0.0)
+            await abort(
+                context,
+                Unimplemented(f"{method} is not served yet; it arrives with {capability}").to_status(),
+            )
+            raise AssertionError("unreachable")
+
+        return handle
+
+
+async def abort(context: grpc.aio.ServicerContext, status: Any) -> None:
+    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
+    await context.abort(
+        _CODES.get(status.code, grpc.StatusCode.UNKNOWN),
+        status.message,
+        trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),),
+    )
+
+
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
