@@ -40,7 +40,7 @@ SCALARS = {
     FDP.TYPE_SINT64: "sint64",
 }
 
-# Files that other packages already ship (protobuf, googleapis-common-protos): imported, not mirrored.
+# Files other packages ship (protobuf, googleapis-common-protos): imported, not mirrored.
 EXTERNAL_PREFIXES = ("google/protobuf/", "google/rpc/", "google/type/", "google/api/")
 
 # What each version's service needs: the roots of the message closure, and the service text.
@@ -56,7 +56,7 @@ ROOTS = {
 }
 
 SERVICES = {
-    "v1beta1": '''
+    "v1beta1": """
 // Vertex AI Gen AI evaluation service, as served by evald.
 service EvaluationService {
   option (google.api.default_host) = "aiplatform.googleapis.com";
@@ -83,8 +83,8 @@ service EvaluationService {
     };
   }
 }
-''',
-    "v1": '''
+""",
+    "v1": """
 // Vertex AI Gen AI evaluation service, as served by evald.
 //
 // The public v1 API has no EvaluateDataset (nor its request message); dataset evaluation is
@@ -101,11 +101,14 @@ service EvaluationService {
     };
   }
 }
-''',
+""",
 }
 SERVICE_IMPORTS = {
-    "v1beta1": ["google/api/annotations.proto", "google/api/client.proto",
-                "google/longrunning/operations.proto"],
+    "v1beta1": [
+        "google/api/annotations.proto",
+        "google/api/client.proto",
+        "google/longrunning/operations.proto",
+    ],
     "v1": ["google/api/annotations.proto", "google/api/client.proto"],
 }
 
@@ -162,13 +165,16 @@ class Writer:
         prefix = self.package + "."
         if not full.startswith(prefix):
             return full
-        relative = full[len(prefix):]
+        relative = full[len(prefix) :]
         first = relative.split(".")[0]
         # A nested declaration of the same name in an enclosing scope would shadow the package one.
         parts = scope.split(".")
         for i in range(len(parts), len(self.package.split(".")), -1):
             enclosing = ".".join(parts[:i])
-            if first in self.scopes.get(enclosing, set()) and enclosing + "." + first != prefix + first:
+            if (
+                first in self.scopes.get(enclosing, set())
+                and enclosing + "." + first != prefix + first
+            ):
                 return "." + full
         return relative
 
@@ -190,7 +196,14 @@ class Writer:
             return self.type_name(field.type_name, scope)
         return SCALARS[field.type]
 
-    def field(self, field: descriptor_pb2.FieldDescriptorProto, scope: str, maps: dict[str, descriptor_pb2.DescriptorProto], depth: int, in_oneof: bool) -> None:
+    def field(
+        self,
+        field: descriptor_pb2.FieldDescriptorProto,
+        scope: str,
+        maps: dict[str, descriptor_pb2.DescriptorProto],
+        depth: int,
+        in_oneof: bool,
+    ) -> None:
         opts = []
         if field.options.deprecated:
             opts.append("deprecated = true")
@@ -211,7 +224,9 @@ class Writer:
         elif field.label == FDP.LABEL_REQUIRED:
             raise ValueError(f"proto2 required field {scope}.{field.name}")
         assert not (in_oneof and label)
-        self.out(depth, f"{label}{self.field_type(field, scope)} {field.name} = {field.number}{suffix};")
+        self.out(
+            depth, f"{label}{self.field_type(field, scope)} {field.name} = {field.number}{suffix};"
+        )
 
     def message(self, msg: descriptor_pb2.DescriptorProto, scope: str, depth: int) -> None:
         full = f"{scope}.{msg.name}"
@@ -226,8 +241,13 @@ class Writer:
                 self.message(nested, full, depth + 1)
                 self.out(0, "")
         real_oneofs = {
-            i for i, _ in enumerate(msg.oneof_decl)
-            if not any(f.proto3_optional and f.oneof_index == i for f in msg.field if f.HasField("oneof_index"))
+            i
+            for i, _ in enumerate(msg.oneof_decl)
+            if not any(
+                f.proto3_optional and f.oneof_index == i
+                for f in msg.field
+                if f.HasField("oneof_index")
+            )
         }
         emitted: set[int] = set()
         for field in msg.field:

@@ -1,12 +1,12 @@
 """The exceptions handlers raise, and their conversion to a gRPC status in one place.
 
-    EvalError                  base; carries a gRPC status code and a message
-    ├── InvalidArgument        caller's input is wrong; names the field path (BadRequest detail)
-    ├── FailedPrecondition     server not set up for this request (e.g. no judge configured)
-    ├── NotFound               a named resource does not exist
-    ├── Unimplemented          a metric evald does not (yet) compute
-    ├── Unavailable            a dependency (judge) is down after bounded retries
-    └── DeadlineExceeded       the request's deadline passed
+EvalError                  base; carries a gRPC status code and a message
+├── InvalidArgument        caller's input is wrong; names the field path (BadRequest detail)
+├── FailedPrecondition     server not set up for this request (e.g. no judge configured)
+├── NotFound               a named resource does not exist
+├── Unimplemented          a metric evald does not (yet) compute
+├── Unavailable            a dependency (judge) is down after bounded retries
+└── DeadlineExceeded       the request's deadline passed
 """
 
 from __future__ import annotations

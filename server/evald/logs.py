@@ -27,17 +27,22 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure(level: str = "INFO") -> None:
-    """Send evald's logs to stderr as JSON lines."""
+    """Send the process's logs to stderr as JSON lines: evald's at ``level``, everyone else's
+    (grpc, asyncio) at WARNING and above, so no plain-text line slips into the stream."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("evald")
+    root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
+    root.setLevel(logging.WARNING)
+    evald = logging.getLogger("evald")
+    evald.handlers.clear()
+    evald.setLevel(level.upper())
+    evald.propagate = True
 
 
 def request_line(method: str, metric: str, instances: int, code: str, ms: float) -> None:
-    """The one log line written per request."""
+    """The one log line written per request. It names the call, never its contents: requests
+    carry user data (prompts, answers) that must not end up in logs."""
     REQUEST_LOGGER.info(
         "request",
         extra={

@@ -1,0 +1,1 @@
+"""Text helpers shared by the reference-based text metrics (sentence splitting for ROUGE)."""
