@@ -36,7 +36,77 @@ def build_parser() -> argparse.ArgumentParser:
         help="share the port with other processes (SO_REUSEPORT)",
     )
     serve.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR (default INFO)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        help="server processes sharing the port (SO_REUSEPORT); 0: one per core (default 1)",
+    )
+    serve.add_argument(
+        "--pin-workers",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="pin each of several workers to its own core (default on)",
+    )
+    serve.add_argument(
+        "--scoring-processes",
+        type=int,
+        help="processes per server process that score large batches; 0: use a thread "
+        "(default: one per core the server process may run on)",
+    )
+    serve.add_argument(
+        "--enable-custom-code",
+        dest="custom_code",
+        action="store_true",
+        default=None,
+        help="run custom-code metrics and result parsers in the sandbox (off by default)",
+    )
+    serve.add_argument(
+        "--data-dir", type=Path, help="where registered metrics are kept (~/.local/share/evald)"
+    )
+    serve.add_argument(
+        "--custom-code-cpu-seconds", type=int, help="CPU seconds per custom-code run (default 5)"
+    )
+    serve.add_argument(
+        "--custom-code-wall-seconds", type=float, help="wall seconds per custom-code run (10)"
+    )
+    serve.add_argument(
+        "--custom-code-memory-bytes", type=int, help="address space per custom-code run (512 MiB)"
+    )
+    _http_flags(serve)
+
+    gateway = commands.add_parser(
+        "gateway",
+        help="run only the JSON/HTTP gateway, in front of a gRPC server",
+        description="Serve the REST API of EvaluationService and forward each call to the "
+        "gRPC server at --grpc-target. Flags also read EVALD_<FLAG>.",
+    )
+    gateway.add_argument("--grpc-target", required=True, help="HOST:PORT of the gRPC server")
+    gateway.add_argument(
+        "--grpc-root-certs", type=Path, help="PEM roots: reach the gRPC server over TLS"
+    )
+    gateway.add_argument("--tls-cert", type=Path, help="PEM certificate chain: serve HTTPS")
+    gateway.add_argument("--tls-key", type=Path, help="PEM private key for --tls-cert")
+    gateway.add_argument(
+        "--max-message-bytes", type=int, help="largest gRPC message to the server (default 64 MiB)"
+    )
+    gateway.add_argument(
+        "--grace-seconds", type=float, help="how long in-flight calls may finish on SIGTERM"
+    )
+    gateway.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR (default INFO)")
+    _http_flags(gateway)
     return parser
+
+
+def _http_flags(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--http-port", type=int, help="serve the JSON/HTTP gateway on this port (0 for any)"
+    )
+    command.add_argument(
+        "--http-host", help="address the HTTP gateway listens on (default: --host)"
+    )
+    command.add_argument(
+        "--max-http-body-bytes", type=int, help="largest HTTP request body (default 64 MiB)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from evald.config import Settings
         from evald.server import main as serve_main
+        from evald.workers import supervise
 
         overrides = {k: v for k, v in vars(args).items() if k != "command"}
         try:
@@ -53,12 +124,38 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"evald serve: {exc}", file=sys.stderr)
             return 2
         try:
-            serve_main(settings)
+            if settings.workers == 1:
+                serve_main(settings)
+            else:
+                return supervise(settings)
         except OSError as exc:
             print(f"evald serve: {exc}", file=sys.stderr)
             return 1
         return 0
+    if args.command == "gateway":
+        return _gateway(args)
     return 2
+
+
+def _gateway(args: argparse.Namespace) -> int:
+    from evald.config import Settings
+    from evald.gateway import main as gateway_main
+
+    skip = ("command", "grpc_target", "grpc_root_certs")
+    overrides = {k: v for k, v in vars(args).items() if k not in skip}
+    try:
+        settings = Settings.load(overrides)
+        if settings.http_port is None:
+            raise ValueError("--http-port (or EVALD_HTTP_PORT) is required")
+    except ValueError as exc:
+        print(f"evald gateway: {exc}", file=sys.stderr)
+        return 2
+    try:
+        gateway_main(settings, args.grpc_target, args.grpc_root_certs)
+    except OSError as exc:
+        print(f"evald gateway: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

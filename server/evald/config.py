@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ENV_PREFIX = "EVALD_"
+MAX_MESSAGE_LIMIT = 2**31 - 1
+"""gRPC keeps message size limits in a C int."""
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 @dataclass(frozen=True)
@@ -24,16 +27,61 @@ class Settings:
     reuse_port: bool = False
     """Let several processes share the port (SO_REUSEPORT); off so a clash fails loudly."""
     log_level: str = "INFO"
+    http_port: int | None = None
+    """Also serve the JSON/HTTP gateway on this port (0 for any); None: gRPC only."""
+    http_host: str | None = None
+    """Address the HTTP gateway listens on; None: the same as ``host``."""
+    max_http_body_bytes: int = 64 * 1024 * 1024
+    """Largest HTTP request body; a larger one is answered 413 (RESOURCE_EXHAUSTED)."""
+    workers: int = 1
+    """Server processes sharing the port (SO_REUSEPORT); 0: one per available core."""
+    pin_workers: bool = True
+    """With several workers, pin worker i to the i-th available core."""
+    scoring_processes: int | None = None
+    """Processes per server process that score large batches off the event loop; 0: a thread
+    instead; None: one per core the server process may run on."""
+    custom_code: bool = False
+    """Run ``custom_code_execution_spec`` / custom result parsers in the sandbox (off: refused)."""
+    custom_code_cpu_seconds: int = 5
+    custom_code_wall_seconds: float = 10.0
+    custom_code_memory_bytes: int = 512 * 1024 * 1024
+    data_dir: Path | None = None
+    """Where registered metrics are kept (metrics.sqlite3); None: ~/.local/share/evald."""
 
     def __post_init__(self) -> None:
-        if (self.tls_cert is None) != (self.tls_key is None):
-            raise ValueError("TLS needs both a certificate and a key (--tls-cert and --tls-key)")
+        # An IPv6 literal may be given bracketed ("[::1]", as in URLs) or bare ("::1").
+        object.__setattr__(self, "host", self.host.strip().removeprefix("[").removesuffix("]"))
+        if not self.host:
+            raise ValueError("host must not be empty (use 0.0.0.0 or :: to listen everywhere)")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be within 0..65535, got {self.port}")
-        if self.max_message_bytes <= 0:
-            raise ValueError("max message size must be positive")
-        if self.grace_seconds < 0:
-            raise ValueError("grace period must not be negative")
+        if not 0 < self.max_message_bytes <= MAX_MESSAGE_LIMIT:
+            raise ValueError(
+                f"max message size must be within 1..{MAX_MESSAGE_LIMIT} bytes, "
+                f"got {self.max_message_bytes}"
+            )
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("TLS needs both a certificate and a key (--tls-cert and --tls-key)")
+        if not self.grace_seconds >= 0:  # also rejects NaN
+            raise ValueError(f"grace period must not be negative, got {self.grace_seconds}")
+        if self.log_level.upper() not in LOG_LEVELS:
+            raise ValueError(
+                f"log level must be one of {', '.join(LOG_LEVELS)}, got {self.log_level!r}"
+            )
+        if self.http_port is not None and not 0 <= self.http_port <= 65535:
+            raise ValueError(f"HTTP port must be within 0..65535, got {self.http_port}")
+        if self.max_http_body_bytes <= 0:
+            raise ValueError(f"max HTTP body size must be positive, got {self.max_http_body_bytes}")
+        if self.custom_code_cpu_seconds < 1 or not self.custom_code_wall_seconds > 0:
+            raise ValueError("custom code CPU and wall time limits must be positive")
+        if self.custom_code_memory_bytes < 32 * 1024 * 1024:
+            raise ValueError("custom code memory limit must be at least 32 MiB")
+        if self.workers < 0:
+            raise ValueError(f"workers must be 0 (one per core) or more, got {self.workers}")
+        if self.scoring_processes is not None and self.scoring_processes < 0:
+            raise ValueError(
+                f"scoring processes must be 0 (use a thread) or more, got {self.scoring_processes}"
+            )
 
     @property
     def tls(self) -> bool:

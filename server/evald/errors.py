@@ -4,6 +4,8 @@ EvalError                  base; carries a gRPC status code and a message
 ├── InvalidArgument        caller's input is wrong; names the field path (BadRequest detail)
 ├── FailedPrecondition     server not set up for this request (e.g. no judge configured)
 ├── NotFound               a named resource does not exist
+├── AlreadyExists          a resource of that name exists already
+├── ResourceExhausted      a limit was reached (memory, output size, …)
 ├── Unimplemented          a metric evald does not (yet) compute
 ├── Unavailable            a dependency (judge) is down after bounded retries
 └── DeadlineExceeded       the request's deadline passed
@@ -94,6 +96,18 @@ class NotFound(EvalError):
     """A named resource does not exist."""
 
     code = grpc.StatusCode.NOT_FOUND
+
+
+class AlreadyExists(EvalError):
+    """A resource of that name exists already."""
+
+    code = grpc.StatusCode.ALREADY_EXISTS
+
+
+class ResourceExhausted(EvalError):
+    """A limit was reached: memory, output size, …"""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 class Unimplemented(EvalError):

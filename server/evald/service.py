@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
 
-from evald import api, logs
+from evald import api, judges, logs
 from evald.errors import EvalError, InvalidArgument, Unimplemented, internal_status
 from evald.metrics.registry import PENDING, handlers
 
@@ -26,14 +27,28 @@ class Evaluator:
     def __init__(self) -> None:
         self.handlers = handlers()
 
-    async def evaluate_instances(self, request: Any) -> Any:
-        """Evaluate one EvaluateInstancesRequest; raises EvalError on a request it cannot serve."""
+    async def evaluate_instances(
+        self,
+        request: Any,
+        *,
+        time_remaining: float | None = None,
+        metadata: Iterable[tuple[str, Any]] = (),
+    ) -> Any:
+        """Evaluate one EvaluateInstancesRequest; raises EvalError on a request it cannot serve.
+
+        ``time_remaining`` (seconds until the caller's deadline) and ``metadata`` (gRPC metadata
+        or HTTP headers) reach judge calls: deadline propagation and the per-request cache switch.
+        """
+        with judges.scope(judges.from_request(request, time_remaining, metadata)):
+            return await self._dispatch(request)
+
+    async def _dispatch(self, request: Any) -> Any:
         which = request.WhichOneof("metric_inputs")
         if which is None:
             if len(request.metrics) or len(request.metric_sources):
-                raise Unimplemented(
-                    "the Metric API (metrics / metric_sources with instance) is not served yet"
-                )
+                from evald.metric_api.dispatch import for_evaluator
+
+                return await for_evaluator(self).evaluate(request)
             raise InvalidArgument(
                 "metric_inputs",
                 "no metric input is set; set exactly one of: "
@@ -67,14 +82,14 @@ class GrpcEvaluationService:
     def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
 
-    def method_handlers(self) -> list[grpc.GenericRpcHandler]:
+    def method_handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """Generic handlers serving EvaluationService for every API version."""
-        result: list[grpc.GenericRpcHandler] = []
+        result: list[grpc.GenericRpcHandler[Any, Any]] = []
         for version, service in api.SERVICE_NAMES.items():
             methods = {
                 "EvaluateInstances": grpc.unary_unary_rpc_method_handler(
                     self._unary(f"/{service}/EvaluateInstances"),
-                    # Parsed inside the handler so a malformed body is INVALID_ARGUMENT, not INTERNAL.
+                    # Parsed in the handler: a malformed body is INVALID_ARGUMENT, not INTERNAL.
                     request_deserializer=None,
                     response_serializer=None,
                 )
@@ -87,45 +102,57 @@ class GrpcEvaluationService:
         return result
 
     def _unary(self, method: str) -> Any:
-        async def handle(raw: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
             start = time.perf_counter()
-            metric, count, code = "unknown", 0, grpc.StatusCode.OK
+            metric, count = "unknown", 0
             try:
                 try:
                     request = messages.EvaluateInstancesRequest.FromString(raw)
                 except DecodeError as exc:
-                    raise InvalidArgument("", f"request is not a valid protobuf message: {exc}") from None
+                    raise InvalidArgument(
+                        "", f"request is not a valid protobuf message: {exc}"
+                    ) from None
                 metric, count = describe(request)
-                response = await self.evaluator.evaluate_instances(request)
-                return bytes(response.SerializeToString())
-            except EvalError as exc:
-                code = exc.code
-                await abort(context, exc.to_status())
-            except Exception:
-                code = grpc.StatusCode.INTERNAL
-                log.exception("unexpected failure in %s", method)
-                await abort(context, internal_status())
-            finally:
-                logs.request_line(
-                    method, metric, count, code.name, (time.perf_counter() - start) * 1000
+                response = await self.evaluator.evaluate_instances(
+                    request,
+                    time_remaining=context.time_remaining(),
+                    metadata=context.invocation_metadata() or (),
                 )
+                body = bytes(response.SerializeToString())
+            except EvalError as exc:
+                code, status = exc.code, exc.to_status()
+            except Exception:
+                log.exception("unexpected failure in %s", method)
+                code, status = grpc.StatusCode.INTERNAL, internal_status()
+            else:
+                logs.request_line(method, metric, count, "OK", _ms_since(start))
+                return body
+            # Logged before abort(), which sends the status to the client and then raises.
+            logs.request_line(method, metric, count, code.name, _ms_since(start))
+            await abort(context, status)
             raise AssertionError("unreachable")  # abort() always raises
 
         return handle
 
     def _not_yet(self, method: str, capability: str) -> Any:
-        async def handle(raw: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
             logs.request_line(method, "none", 0, "UNIMPLEMENTED", 0.0)
             await abort(
                 context,
-                Unimplemented(f"{method} is not served yet; it arrives with {capability}").to_status(),
+                Unimplemented(
+                    f"{method} is not served yet; it arrives with {capability}"
+                ).to_status(),
             )
             raise AssertionError("unreachable")
 
         return handle
 
 
-async def abort(context: grpc.aio.ServicerContext, status: Any) -> None:
+def _ms_since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> None:
     """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
     await context.abort(
         _CODES.get(status.code, grpc.StatusCode.UNKNOWN),

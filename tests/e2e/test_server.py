@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import datetime
-import ipaddress
 import logging
 import shutil
 import socket
@@ -17,15 +15,12 @@ from typing import Any
 
 import grpc
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from evald.config import Settings
 from evald.server import start
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.support import MESSAGES, ServerThread, serving, stub
+from tests.tls import self_signed
 
 V1BETA1 = "google.cloud.aiplatform.v1beta1.EvaluationService"
 V1 = "google.cloud.aiplatform.v1.EvaluationService"
@@ -84,37 +79,8 @@ def test_health_turns_not_serving_on_graceful_shutdown(service: str) -> None:
 @pytest.fixture(scope="module")
 def tls_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, bytes]:
     """A self-signed certificate for localhost / 127.0.0.1: (cert path, key path, cert PEM)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName(
-                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-            ),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    folder = tmp_path_factory.mktemp("tls")
-    cert_pem = cert.public_bytes(serialization.Encoding.PEM)
-    (folder / "cert.pem").write_bytes(cert_pem)
-    (folder / "key.pem").write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return folder / "cert.pem", folder / "key.pem", cert_pem
+    cert, key = self_signed(tmp_path_factory.mktemp("tls"))
+    return cert, key, cert.read_bytes()
 
 
 @pytest.fixture(scope="module")
@@ -148,22 +114,8 @@ def test_tls_plaintext_client_fails(tls_server: ServerThread) -> None:
 def test_tls_untrusted_certificate_fails(
     tls_server: ServerThread, tmp_path: Path, tls_files: tuple[Path, Path, bytes]
 ) -> None:
-    other = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "someone else")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    stranger = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(other.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .sign(other, hashes.SHA256())
-    )
-    credentials = grpc.ssl_channel_credentials(
-        root_certificates=stranger.public_bytes(serialization.Encoding.PEM)
-    )
+    stranger, _ = self_signed(tmp_path, common_name="someone else")
+    credentials = grpc.ssl_channel_credentials(root_certificates=stranger.read_bytes())
     with (
         grpc.secure_channel(tls_server.address, credentials) as ch,
         pytest.raises(grpc.RpcError) as caught,

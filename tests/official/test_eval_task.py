@@ -7,9 +7,7 @@ Needs pandas (the SDK's dataset type); skipped when it is not installed.
 
 from __future__ import annotations
 
-import datetime
 import importlib.util
-import ipaddress
 import json
 import logging
 import os
@@ -22,14 +20,11 @@ from typing import Any
 
 import pytest
 import sacrebleu
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from evald.logs import REQUEST_LOGGER
 from rouge_score.rouge_scorer import RougeScorer
 
 from tests.support import serving
+from tests.tls import self_signed
 
 REPO = Path(__file__).resolve().parent.parent.parent
 DATASET = {
@@ -49,40 +44,6 @@ pytestmark = [
 
 def f32(value: float) -> float:
     return float(struct.unpack("f", struct.pack("f", value))[0])
-
-
-def self_signed(directory: Path) -> tuple[Path, Path]:
-    """A certificate for localhost / 127.0.0.1 and its key, as PEM files."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName(
-                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-            ),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return cert_path, key_path
 
 
 class Collect(logging.Handler):

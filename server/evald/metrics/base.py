@@ -8,8 +8,17 @@ a concrete subclass of :class:`Handler` (usually of :class:`ComputedMetric`).
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ClassVar, Generic, TypeVar
 
 from google.protobuf.message import Message
@@ -19,9 +28,15 @@ from evald import api
 from evald.errors import FieldViolation, InvalidArgument
 
 Options = TypeVar("Options")
+log = logging.getLogger(__name__)
 
-# Batches larger than this are scored off the event loop, so one big request cannot stall others.
-INLINE_INSTANCES = 32
+INLINE_SECONDS = 0.002
+"""Scoring time a request may spend on the event loop before the rest is estimated."""
+OFFLOAD_SECONDS = 0.01
+"""Estimated remaining scoring time above which it moves to the scoring processes (or a
+thread): the event loop keeps serving other calls (and judge calls waiting on the network)."""
+MIN_CHUNK = 16
+"""Fewest instances sent to one scoring process (smaller chunks cost more in messages)."""
 
 
 class Handler(ABC):
@@ -39,7 +54,9 @@ class Handler(ABC):
     @classmethod
     def result_class(cls) -> type[Message]:
         """The generated class of this handler's result message."""
-        return GetMessageClass(api.RESPONSE.fields_by_name[cls.result_field].message_type)
+        descriptor = api.RESPONSE.fields_by_name[cls.result_field].message_type
+        assert descriptor is not None, cls.result_field
+        return GetMessageClass(descriptor)
 
 
 class ComputedMetric(Handler, Generic[Options]):
@@ -83,13 +100,32 @@ class ComputedMetric(Handler, Generic[Options]):
         instances = metric_input.instances
         self.check_instances(instances, f"{path}.instances")
         opts = self.options(metric_input.metric_spec, f"{path}.metric_spec")
-        if len(instances) > INLINE_INSTANCES:
-            scores = await asyncio.to_thread(
-                self.score_batch, instances, opts, f"{path}.instances"
-            )
-        else:
-            scores = self.score_batch(instances, opts, f"{path}.instances")
+        try:
+            scores = await self._score_adaptively(instances, opts, f"{path}.instances")
+        except Exception:
+            # Scored piecewise, an error names indices relative to a piece and only the
+            # violations found in it: score the batch whole, off the loop, for the exact error.
+            scores = await asyncio.to_thread(self.score_batch, instances, opts, f"{path}.instances")
         return self.build_result(scores)
+
+    async def _score_adaptively(
+        self, instances: Sequence[Any], opts: Options, path: str
+    ) -> list[float]:
+        """Score inline for up to :data:`INLINE_SECONDS` (doubling pieces: 1, 2, 4, ...), then
+        finish inline if the rest is estimated cheap, else off the event loop."""
+        scores: list[float] = []
+        done, step, start = 0, 1, time.perf_counter()
+        while done < len(instances) and time.perf_counter() - start < INLINE_SECONDS:
+            scores += self.score_batch(instances[done : done + step], opts, path)
+            done += step
+            step *= 2
+        if done >= len(instances):
+            return scores
+        rest = instances[done:]
+        estimate = (time.perf_counter() - start) / done * len(rest)
+        if estimate <= OFFLOAD_SECONDS:
+            return scores + self.score_batch(rest, opts, path)
+        return scores + await _offload(self, rest, opts, path)
 
     @classmethod
     def build_result(cls, scores: Sequence[float]) -> Message:
@@ -100,3 +136,140 @@ class ComputedMetric(Handler, Generic[Options]):
         for value in scores:
             values.add(score=value)  # always set, 0.0 included: the SDKs read a missing one as NaN
         return result
+
+
+# Scoring processes -------------------------------------------------------------------------
+# CPU-bound scoring in a thread still holds the interpreter lock, so it slows the event loop
+# (and every other call) of its process; separate processes do not. Each evald process keeps one
+# pool, created on first use, of ``scoring_processes()`` processes started by a forkserver (a
+# fresh interpreter, not a fork of this one with its gRPC threads).
+
+_pool_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_processes: int | None = 0
+"""Pool size: 0 scores in a thread (the default until a server configures it), None: one per
+core this process may run on."""
+
+
+def configure_scoring(processes: int | None) -> None:
+    """Set how many scoring processes this process uses: 0 for none (a thread), None for one
+    per core it may run on (e.g. 1 for a server worker pinned to one core)."""
+    global _processes, _pool
+    with _pool_lock:
+        if processes == _processes:
+            return
+        _processes, old, _pool = processes, _pool, None
+    if old is not None:
+        old.shutdown(wait=False, cancel_futures=False)
+
+
+def scoring_processes() -> int:
+    """How many scoring processes the pool has (or will have); 0 if scoring uses a thread."""
+    if _processes is None:
+        return available_cores()
+    return _processes
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def scoring_pool() -> ProcessPoolExecutor | None:
+    """This process's scoring pool, started on first use; None if scoring uses a thread."""
+    global _pool
+    size = scoring_processes()
+    if size <= 0:
+        return None
+    with _pool_lock:
+        if _pool is None:
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            )
+            if context.get_start_method() == "forkserver":
+                context.set_forkserver_preload(["evald.metrics.registry"])
+            _pool = ProcessPoolExecutor(size, mp_context=context, initializer=_child_init)
+        return _pool
+
+
+def warm_scoring_pool() -> None:
+    """Start every scoring process now (blocking), so the first large request does not wait."""
+    try:
+        pool = scoring_pool()
+        if pool is not None:
+            for future in [pool.submit(os.getpid) for _ in range(scoring_processes())]:
+                future.result()
+    except Exception:  # large batches will then find out, and fall back to a thread
+        log.warning("scoring processes did not start", exc_info=True)
+
+
+def _child_init() -> None:
+    # Ctrl-C reaches the whole foreground process group; the server decides when to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+async def _offload(
+    handler: ComputedMetric[Any], instances: Sequence[Any], opts: Any, path: str
+) -> list[float]:
+    """Score ``instances`` in the scoring processes (in pieces, one per process), or in a
+    thread when there are none or the work cannot be sent to them."""
+    pool = scoring_pool()
+    if pool is not None:
+        pieces = max(1, min(scoring_processes(), len(instances) // MIN_CHUNK))
+        size = -(-len(instances) // pieces)
+        blobs = [instance.SerializeToString() for instance in instances]
+        loop = asyncio.get_running_loop()
+        calls = [
+            loop.run_in_executor(
+                pool,
+                functools.partial(
+                    _score_in_child, type(handler), type(instances[0]), blobs[i : i + size], opts
+                ),
+            )
+            for i in range(0, len(blobs), size)
+        ]
+        try:
+            results = await asyncio.gather(*calls)
+        except BrokenProcessPool:  # a scoring process died (e.g. killed): start a new pool
+            _discard_pool(pool)
+        except Exception:  # e.g. options that cannot be pickled: fall back to a thread
+            pass
+        else:
+            if any(result is None for result in results):
+                raise _PieceFailed
+            return [score for result in results if result is not None for score in result]
+    return await asyncio.to_thread(handler.score_batch, instances, opts, path)
+
+
+class _PieceFailed(Exception):
+    """A scoring process could not score its piece (e.g. a bad instance)."""
+
+
+def _discard_pool(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@functools.cache
+def _child_handler(handler_class: type[ComputedMetric[Any]]) -> ComputedMetric[Any]:
+    return handler_class()
+
+
+def _score_in_child(
+    handler_class: type[ComputedMetric[Any]],
+    instance_class: type[Message],
+    blobs: list[bytes],
+    opts: Any,
+) -> list[float] | None:
+    """Runs in a scoring process. On any error it returns None, and the caller scores the whole
+    batch again to raise the error with the right field paths."""
+    try:
+        instances = [instance_class.FromString(blob) for blob in blobs]
+        return _child_handler(handler_class).score_batch(instances, opts, "")
+    except Exception:
+        return None

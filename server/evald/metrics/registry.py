@@ -10,32 +10,18 @@ from functools import cache
 from evald import api
 from evald.metrics.base import Handler
 
-JUDGE_PENDING = "LLM-judge (autorater) metrics arrive with the judge capability (issue #3)"
+CHECKPOINT_PENDING = (
+    "{name} scores with a learned model checkpoint, which evald does not load yet: supplying a "
+    "local checkpoint (e.g. a path in the server config) is not supported; use a judge metric "
+    "(pointwise_metric_input) or compute {name} offline"
+)
 PENDING: dict[str, str] = {
-    **{
-        name: JUDGE_PENDING
-        for name in (
-            "fluency_input",
-            "coherence_input",
-            "safety_input",
-            "groundedness_input",
-            "fulfillment_input",
-            "summarization_quality_input",
-            "pairwise_summarization_quality_input",
-            "summarization_helpfulness_input",
-            "summarization_verbosity_input",
-            "question_answering_quality_input",
-            "pairwise_question_answering_quality_input",
-            "question_answering_relevance_input",
-            "question_answering_helpfulness_input",
-            "question_answering_correctness_input",
-            "pointwise_metric_input",
-            "pairwise_metric_input",
-            "rubric_based_instruction_following_input",
-        )
-    },
-    "comet_input": "COMET needs a model checkpoint; evald does not compute it yet",
-    "metricx_input": "MetricX needs a model checkpoint; evald does not compute it yet",
+    "rubric_based_instruction_following_input": (
+        "rubric-based instruction following needs rubric generation and critique by a judge; "
+        "not implemented yet (the other judge metrics are)"
+    ),
+    "comet_input": CHECKPOINT_PENDING.format(name="COMET"),
+    "metricx_input": CHECKPOINT_PENDING.format(name="MetricX"),
 }
 """Members of ``metric_inputs`` with no handler yet, and what will handle them."""
 

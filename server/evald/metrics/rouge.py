@@ -4,17 +4,18 @@ The score is ``RougeScorer([rouge_type], use_stemmer=..., split_summaries=...)
 .score(target=reference, prediction=prediction)[rouge_type].fmeasure``. ``rouge_type`` is matched
 case-insensitively; empty means :data:`DEFAULT_ROUGE_TYPE`. With ``split_summaries`` (which only
 ``rougeLsum`` reads) sentences are split by :mod:`evald.metrics.text.sentences`, the same
-splitting rouge-score gets from NLTK, but without NLTK's downloadable data.
+splitting rouge-score gets from NLTK, but without NLTK's downloadable data. Scores are computed
+by :mod:`evald.kernels.rouge`, which gives the same floats as rouge-score, faster
+(``tests/unit/kernels`` and ``tests/unit/metrics/test_rouge.py`` compare against rouge-score).
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from rouge_score.rouge_scorer import RougeScorer
-
+from evald import kernels
 from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedMetric
 from evald.metrics.text.sentences import split_sentences
@@ -39,21 +40,11 @@ class RougeOptions:
     split_summaries: bool
 
 
-class _Scorers(threading.local):
-    """rouge-score scorers per thread, by (rouge type, stemmer): never shared across threads."""
-
-    def __init__(self) -> None:
-        self.by_key: dict[tuple[str, bool], RougeScorer] = {}
-
-
 class Rouge(ComputedMetric[RougeOptions]):
     """ROUGE-N (1..9), ROUGE-L and ROUGE-Lsum F-measure from rouge-score."""
 
     input_field = "rouge_input"
     result_field = "rouge_results"
-
-    def __init__(self) -> None:
-        self._scorers = _Scorers()
 
     def options(self, spec: Any, path: str) -> RougeOptions:
         requested: str = spec.rouge_type
@@ -68,35 +59,33 @@ class Rouge(ComputedMetric[RougeOptions]):
         return RougeOptions(rouge_type, bool(spec.use_stemmer), bool(spec.split_summaries))
 
     def score(self, instance: Any, options: RougeOptions, path: str) -> float:
-        prediction: str = instance.prediction
-        reference: str = instance.reference
-        if options.split_summaries and options.rouge_type == "rougeLsum":
-            prediction = _sentence_lines(prediction, f"{path}.prediction")
-            reference = _sentence_lines(reference, f"{path}.reference")
-        scores = self._scorer(options).score(target=reference, prediction=prediction)
-        return float(scores[options.rouge_type].fmeasure)
-
-    def _scorer(self, options: RougeOptions) -> RougeScorer:
-        key = (options.rouge_type, options.use_stemmer)
-        scorer = self._scorers.by_key.get(key)
-        if scorer is None:
-            # split_summaries stays off here: sentences were already put one per line, which is
-            # what rougeLsum reads when rouge-score does not split them itself.
-            scorer = RougeScorer([options.rouge_type], use_stemmer=options.use_stemmer)
-            self._scorers.by_key[key] = scorer
-        return scorer
+        scorer = _scorer(options.rouge_type, options.use_stemmer, options.split_summaries)
+        try:
+            scores = scorer.score(target=instance.reference, prediction=instance.prediction)
+        except TimeoutError as exc:  # NLTK bounds its sentence splitter's regular expressions
+            field = "prediction" if _splits(instance.reference) else "reference"
+            raise InvalidArgument(
+                f"{path}.{field}", "text too hard to split into sentences"
+            ) from exc
+        return scores[options.rouge_type].fmeasure
 
 
-def _sentence_lines(text: str, field: str) -> str:
-    """``text`` with one sentence per line, as rougeLsum with ``split_summaries`` sees it.
+@cache
+def _scorer(rouge_type: str, use_stemmer: bool, split_summaries: bool) -> kernels.Rouge:
+    # Kernel scorers hold no per-call state, so one per option set serves every thread.
+    # split_summaries only changes rougeLsum, which then splits with NLTK's English punkt model.
+    splitter = _split if split_summaries and rouge_type == "rougeLsum" else None
+    return kernels.Rouge([rouge_type], use_stemmer=use_stemmer, sentence_splitter=splitter)
 
-    rouge-score splits with ``nltk.sent_tokenize`` and scores each sentence's tokens; without
-    ``split_summaries`` it splits on ``\\n``. A newline inside a sentence only separates tokens
-    (the ROUGE tokenizer drops every non-alphanumeric character), so it becomes a space and the
-    sentences can be joined by newlines without changing any sentence's tokens.
-    """
+
+def _split(text: str) -> list[str]:
+    return split_sentences(text)  # looked up per call, so the splitter can be swapped in tests
+
+
+def _splits(text: str) -> bool:
+    """Whether ``text`` can be split into sentences in time (to name the field that cannot)."""
     try:
-        sentences = split_sentences(text)
-    except TimeoutError as exc:  # NLTK bounds its regular expressions' run time
-        raise InvalidArgument(field, "text too hard to split into sentences") from exc
-    return "\n".join(sentence.replace("\n", " ") for sentence in sentences)
+        split_sentences(text)
+    except TimeoutError:
+        return False
+    return True

@@ -1,0 +1,511 @@
+"""Section "server": evald end to end over loopback gRPC (and HTTP), against a bare echo server.
+
+In one run, side by side in alternating rounds: a bare echo gRPC server (:mod:`bench.echo`, the
+same ``grpc.aio`` stack doing no work) and ``evald serve`` (real subprocesses, as users run
+them), driven by :mod:`bench.load` (multi-process, bounded, loopback only). Measured:
+
+- single-instance exact_match calls: requests/s and p50/p99, ratio to echo's requests/s;
+- 100-instance BLEU and ROUGE-L (with stemmer) calls of medium (60-word) pairs: pairs/s, ratio
+  to the kernel's in-process pairs/s (one thread, same texts) times the cores the server may use;
+- the same 100-instance calls through the JSON/HTTP gateway, ratio to the gRPC figure;
+- (full run only) how the batch work is taken off the event loop: server processes vs scoring
+  processes vs threads, and single-call latency while large requests are being scored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evald.kernels import Rouge, sentence_bleu
+from evald.kernels.rouge import tokenize
+from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
+from google.protobuf import json_format
+
+from bench import load
+from bench.report import Row, Section
+from bench.texts import TextSource
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+METHOD = "/google.cloud.aiplatform.v1beta1.EvaluationService/EvaluateInstances"
+HTTP_PATH = "/v1beta1/projects/p/locations/l:evaluateInstances"
+BATCH = 100
+"""Instances per batch request."""
+WORDS = 60
+"""Words per text in batch requests (the metrics section's "medium")."""
+SEED = 4242
+
+
+@dataclass(frozen=True)
+class ServerRow(Row):
+    """A row with the latencies behind it (kept in the JSON; the note repeats them)."""
+
+    requests_per_second: float = 0.0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    errors: int = 0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Budgets of one run."""
+
+    rounds: int
+    load: load.Load
+    batch_load: load.Load
+    pairs: int
+    """Distinct (reference, prediction) pairs per load process, cycled through."""
+    baseline_seconds: float
+    compare: bool
+    """Also compare offload strategies (full run only)."""
+
+
+def plan(quick: bool) -> Plan:
+    """Tiny budgets with ``quick`` (a smoke test), else ~3 s per measurement."""
+    cores = _cores()
+    if quick:
+        tiny = load.Load(processes=2, connections=2, concurrency=4, seconds=0.3, warmup=2)
+        return Plan(1, tiny, tiny, pairs=200, baseline_seconds=0.1, compare=False)
+    return Plan(
+        rounds=2,
+        load=load.Load(processes=cores, connections=4, concurrency=32, seconds=3.0),
+        batch_load=load.Load(processes=cores, connections=4, concurrency=4, seconds=3.0, warmup=2),
+        pairs=3000,
+        baseline_seconds=1.5,
+        compare=True,
+    )
+
+
+# Requests ------------------------------------------------------------------------------------
+# Module-level functions (with functools.partial), so spawned load processes can build them.
+
+
+def exact_match_requests(index: int) -> list[bytes]:
+    """1,000 distinct single-instance exact_match requests."""
+    return [
+        messages.EvaluateInstancesRequest(
+            location="projects/p/locations/l",
+            exact_match_input=messages.ExactMatchInput(
+                metric_spec=messages.ExactMatchSpec(),
+                instances=[
+                    messages.ExactMatchInstance(
+                        prediction=f"answer {i}", reference=f"answer {i % 3}"
+                    )
+                ],
+            ),
+        ).SerializeToString()
+        for i in range(1000)
+    ]
+
+
+def _pairs(index: int, count: int) -> list[tuple[str, str]]:
+    return TextSource(seed=SEED + index).pairs(count, WORDS)
+
+
+def batch_request(
+    metric: str, pairs: Sequence[tuple[str, str]]
+) -> messages.EvaluateInstancesRequest:
+    """One ``bleu`` or ``rouge`` (rougeL, stemmer) request scoring ``pairs``."""
+    request = messages.EvaluateInstancesRequest(location="projects/p/locations/l")
+    if metric == "bleu":
+        request.bleu_input.metric_spec.use_effective_order = True
+        instances = request.bleu_input.instances
+    else:
+        request.rouge_input.metric_spec.rouge_type = "rougeL"
+        request.rouge_input.metric_spec.use_stemmer = True
+        instances = request.rouge_input.instances
+    for reference, prediction in pairs:
+        instances.add(prediction=prediction, reference=reference)
+    return request
+
+
+def batch_requests(metric: str, pairs: int, http: bool, index: int) -> list[bytes]:
+    """Batch requests over ``pairs`` new pairs (ROUGE: after two covering the vocabulary, so
+    the server's stem caches are as warm as the in-process baseline's)."""
+    texts = _pairs(index, pairs)
+    chunks = [texts[i : i + BATCH] for i in range(0, len(texts), BATCH)]
+    if metric == "rouge":
+        words = list(TextSource(seed=SEED + index).words)
+        vocabulary = [" ".join(words[i : i + WORDS]) for i in range(0, len(words), WORDS)]
+        covering = list(zip(vocabulary[::2], vocabulary[1::2], strict=False))
+        chunks = [covering[i : i + BATCH] for i in range(0, len(covering), BATCH)] * 2 + chunks
+    requests = [batch_request(metric, chunk) for chunk in chunks]
+    if http:
+        return [json_format.MessageToJson(r, indent=None).encode() for r in requests]
+    return [r.SerializeToString() for r in requests]
+
+
+def inprocess_rate(metric: str, pairs: int, seconds: float) -> float:
+    """The kernel's pairs/s, one thread, in this process, on the same kind of pairs."""
+    texts = _pairs(1000, pairs)
+    if metric == "bleu":
+
+        def score(reference: str, prediction: str) -> object:
+            return sentence_bleu(prediction, reference, effective_order=True)
+
+    else:
+        scorer = Rouge(["rougeL"], use_stemmer=True)
+        for word in TextSource(seed=SEED + 1000).words:  # the vocabulary of these texts
+            tokenize(word, True)
+
+        def score(reference: str, prediction: str) -> object:
+            return scorer.score(reference, prediction)
+
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds or count < len(texts) // 4:
+        reference, prediction = texts[count % len(texts)]
+        score(reference, prediction)
+        count += 1
+    return count / (time.perf_counter() - start)
+
+
+# Servers -------------------------------------------------------------------------------------
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def free_port() -> int:
+    """A port free on the loopback address right now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_for(log: Path, marker: str, processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if marker in log.read_text(errors="replace"):
+            return
+        if any(p.poll() is not None for p in processes):
+            break
+        time.sleep(0.05)
+    raise RuntimeError(f"server did not start: {log.read_text(errors='replace')[-2000:]}")
+
+
+def _stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def echo_server(processes: int) -> Iterator[int]:
+    """``processes`` echo servers sharing one port, each pinned to its own core."""
+    port = free_port()
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "echo.log"
+        started = []
+        try:
+            for i in range(processes):
+                core = str(cores[i % len(cores)]) if cores and processes > 1 else "-"
+                with log.open("ab") as out:
+                    started.append(
+                        subprocess.Popen(
+                            [sys.executable, "-m", "bench.echo", str(port), core],
+                            cwd=ROOT,
+                            stdout=out,
+                            stderr=subprocess.STDOUT,
+                        )
+                    )
+            deadline = time.monotonic() + 60
+            while log.read_text().count("ready") < processes:
+                if time.monotonic() > deadline or any(p.poll() is not None for p in started):
+                    raise RuntimeError(f"echo did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.05)
+            yield port
+        finally:
+            _stop(started)
+
+
+@contextlib.contextmanager
+def evald_server(*flags: str, workers: int = 0) -> Iterator[tuple[int, int]]:
+    """``evald serve --workers N`` (plus ``flags``) with an HTTP port; yields (gRPC, HTTP)."""
+    port, http_port = free_port(), free_port()
+    command = [
+        *(sys.executable, "-m", "evald_client.cli", "serve"),
+        *("--port", str(port), "--http-port", str(http_port), "--workers", str(workers)),
+        *flags,
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "evald.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            marker = '"msg": "serving"' if workers == 1 else '"msg": "workers serving"'
+            _wait_for(log, marker, [process])
+            time.sleep(0.5)  # scoring processes start in the background after "serving"
+            yield port, http_port
+        finally:
+            _stop([process])
+
+
+# Measurements --------------------------------------------------------------------------------
+
+
+def _grpc(port: int) -> load.Target:
+    return load.Target("grpc", HOST, port, METHOD)
+
+
+def _http(port: int) -> load.Target:
+    return load.Target("http", HOST, port, HTTP_PATH)
+
+
+def _merge(results: Sequence[load.Result]) -> load.Result:
+    merged = load.Result()
+    for result in results:
+        merged.requests += result.requests
+        merged.errors += result.errors
+        merged.seconds += result.seconds
+        merged.latencies += result.latencies
+    return merged
+
+
+def _progress(message: str) -> None:
+    print(f"bench server: {message}", file=sys.stderr, flush=True)
+
+
+def _latency(result: load.Result) -> str:
+    return f"p50 {result.percentile(50):.2f} ms, p99 {result.percentile(99):.2f} ms"
+
+
+def _row(
+    case: str,
+    size: str,
+    ours: load.Result,
+    baseline: float,
+    baseline_name: str,
+    *,
+    unit: str,
+    scale: int = 1,
+    note: str = "",
+) -> ServerRow:
+    return ServerRow(
+        case=case,
+        size=size,
+        ours=ours.per_second * scale,
+        baseline=baseline,
+        baseline_name=baseline_name,
+        unit=unit,
+        note="; ".join(part for part in (_latency(ours), note) if part),
+        requests_per_second=ours.per_second,
+        p50_ms=ours.percentile(50),
+        p99_ms=ours.percentile(99),
+        errors=ours.errors,
+    )
+
+
+def _alternate(rounds: int, runs: dict[str, Callable[[], load.Result]]) -> dict[str, load.Result]:
+    """Run each measurement once per round, in turn, and merge each one's rounds."""
+    results: dict[str, list[load.Result]] = {name: [] for name in runs}
+    for index in range(rounds):
+        for name, measure in runs.items():
+            results[name].append(measure())
+            _progress(f"round {index + 1}: {name}: {results[name][-1].per_second:,.1f} req/s")
+    return {name: _merge(parts) for name, parts in results.items()}
+
+
+def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
+    """Echo vs single calls, batches vs in-process, HTTP vs gRPC; one evald, one echo."""
+    em = exact_match_requests
+    requests = {
+        (metric, http): functools.partial(batch_requests, metric, p.pairs, http)
+        for metric in ("bleu", "rouge")
+        for http in (False, True)
+    }
+    inprocess_rounds: dict[str, list[float]] = {"bleu": [], "rouge": []}
+
+    def inprocess(metric: str) -> load.Result:
+        # Measured in turn with the server runs (servers idle), so machine load hits both.
+        inprocess_rounds[metric].append(inprocess_rate(metric, p.pairs, p.baseline_seconds))
+        return load.Result(requests=1, seconds=1 / inprocess_rounds[metric][-1])
+
+    with echo_server(cores) as echo_port, evald_server(workers=0) as (port, http_port):
+        measured = _alternate(
+            p.rounds,
+            {
+                "in-process bleu": functools.partial(inprocess, "bleu"),
+                "in-process rouge": functools.partial(inprocess, "rouge"),
+                "echo": lambda: load.run(_grpc(echo_port), em, p.load),
+                "exact_match": lambda: load.run(_grpc(port), em, p.load),
+                **{
+                    f"{metric} {'http' if http else 'grpc'}": functools.partial(
+                        load.run,
+                        _http(http_port) if http else _grpc(port),
+                        requests[(metric, http)],
+                        p.batch_load,
+                    )
+                    for metric, http in requests
+                },
+            },
+        )
+    rates = {m: sum(r) / len(r) for m, r in inprocess_rounds.items()}
+    echo = measured["echo"]
+    size = f"{BATCH} x medium ({WORDS} words)"
+    rows: list[Row] = [
+        _row(
+            "exact_match, 1 instance, gRPC",
+            "1 instance",
+            measured["exact_match"],
+            echo.per_second,
+            f"bare echo gRPC server ({_latency(echo)})",
+            unit="req/s",
+        )
+    ]
+    names = {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}
+    for metric, name in names.items():
+        rows.append(
+            _row(
+                f"{name}, gRPC",
+                size,
+                measured[f"{metric} grpc"],
+                rates[metric] * cores,
+                f"kernel in-process x {cores} cores ({rates[metric]:,.0f} pairs/s x {cores})",
+                unit="pairs/s",
+                scale=BATCH,
+            )
+        )
+    for metric, name in names.items():
+        grpc_rate = measured[f"{metric} grpc"].per_second * BATCH
+        rows.append(
+            _row(
+                f"{name}, JSON/HTTP gateway",
+                size,
+                measured[f"{metric} http"],
+                grpc_rate,
+                "the same requests over gRPC",
+                unit="pairs/s",
+                scale=BATCH,
+            )
+        )
+    notes = [
+        f"evald: `evald serve --workers 0` ({cores} workers, each pinned to a core, with one "
+        "scoring process each); echo: as many echo processes on the same port, pinned alike. "
+        f"Load: {p.load.processes} Python load processes x {p.load.connections} connections, "
+        f"{p.load.concurrency} (batches: {p.batch_load.concurrency}) calls in flight each, "
+        f"{p.rounds} alternating round(s) of {p.load.seconds:g} s; the load shares the machine.",
+        "Batches: ROUGE is rougeL with use_stemmer (one rouge_type per request, as the API "
+        "has it); BLEU uses effective order. Every load process cycles through "
+        f"{p.pairs:,} distinct pairs (more texts than the BLEU token cache holds).",
+    ]
+    errors = sum(result.errors for result in measured.values())
+    if errors:
+        notes.append(f"{errors} call(s) failed during the run.")
+    return rows, notes
+
+
+def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
+    """BLEU batches under each way of using the cores, and single-call latency while large
+    ROUGE requests are scored (scoring processes vs a thread)."""
+    rows: list[Row] = []
+    bleu = functools.partial(batch_requests, "bleu", p.pairs, False)
+    baseline = inprocess_rate("bleu", p.pairs, p.baseline_seconds) * cores
+    configs = {
+        "1 process, thread offload (before)": (1, ("--scoring-processes", "0")),
+        f"1 process + {cores} scoring processes": (1, ()),
+        f"{cores} pinned workers, thread offload": (0, ("--scoring-processes", "0")),
+        f"{cores} pinned workers + 1 scoring process each (default of --workers 0)": (0, ()),
+    }
+    for name, (workers, flags) in configs.items():
+        with evald_server(*flags, workers=workers) as (port, _):
+            result = load.run(_grpc(port), bleu, p.batch_load)
+        _progress(f"{name}: {result.per_second * BATCH:,.0f} pairs/s")
+        rows.append(
+            _row(
+                f"BLEU, gRPC: {name}",
+                f"{BATCH} x medium",
+                result,
+                baseline,
+                f"kernel in-process x {cores} cores",
+                unit="pairs/s",
+                scale=BATCH,
+            )
+        )
+    for name, flags in {"thread": ("--scoring-processes", "0"), "scoring processes": ()}.items():
+        with evald_server(*flags, workers=1) as (port, _):
+            background = subprocess.Popen(
+                [sys.executable, "-c", _BIG_LOAD.format(port=port, pairs=p.pairs)], cwd=ROOT
+            )
+            try:
+                time.sleep(1.0)
+                small = load.Load(processes=1, connections=1, concurrency=1, seconds=3.0)
+                result = load.run(_grpc(port), exact_match_requests, small)
+                quiet = None
+            finally:
+                background.terminate()
+                background.wait()
+            with contextlib.suppress(Exception):
+                quiet = load.run(_grpc(port), exact_match_requests, small)
+        rows.append(
+            _row(
+                f"exact_match, 1 call in flight, while 1,000-instance ROUGE runs: {name}",
+                "1 instance",
+                result,
+                quiet.per_second if quiet else float("nan"),
+                f"same, idle server ({_latency(quiet) if quiet else '-'})",
+                unit="req/s",
+            )
+        )
+    notes = [
+        "Offload comparison (`--workers 1` single process, `--workers 0` one per core; "
+        "`--scoring-processes 0` scores large batches in a thread instead of processes).",
+        "Latency rows: one client calling exact_match one call at a time while another process "
+        "keeps two 1,000-instance ROUGE-L requests in flight against a 1-worker server.",
+    ]
+    return rows, notes
+
+
+def _big_rouge(pairs: int, index: int) -> list[bytes]:
+    texts = _pairs(500 + index, min(pairs, 1000))
+    return [batch_request("rouge", texts).SerializeToString()]
+
+
+_BIG_LOAD = """
+import asyncio, grpc
+from bench.server import _big_rouge, METHOD
+body = _big_rouge({pairs}, 0)[0]
+async def main():
+    async with grpc.aio.insecure_channel("127.0.0.1:{port}") as channel:
+        call = channel.unary_unary(METHOD)
+        async def loop():
+            while True:
+                await call(body)
+        await asyncio.gather(loop(), loop())
+asyncio.run(main())
+"""
+
+
+def run(quick: bool) -> Section:
+    """Measure; ``quick`` only checks that it all runs (tiny budgets)."""
+    p = plan(quick)
+    cores = _cores()
+    rows, notes = measure_main(p, cores)
+    if p.compare:
+        more_rows, more_notes = measure_offload(p, cores)
+        rows += more_rows
+        notes += more_notes
+    notes.append(
+        "Ratios: exact_match vs echo req/s (target >= 0.8); batches vs in-process pairs/s x "
+        "cores (target >= 0.9); gateway vs gRPC (target >= 0.85). Request log at INFO, "
+        "written to a file, as shipped."
+    )
+    return Section("server", "End to end: evald server vs echo server and in-process", rows, notes)

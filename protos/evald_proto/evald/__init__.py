@@ -1,0 +1,1 @@
+"""Generated protobuf and gRPC modules of evald; see protos/. Do not edit."""

@@ -1,0 +1,265 @@
+"""The HTTP server: one aiohttp low-level handler that routes, transcodes and answers errors.
+
+Every answer that is not a success is Google's ``{"error": {...}}`` shape; nothing the caller
+sends can produce a stack trace or aiohttp's own HTML error pages.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import web
+from google.rpc import code_pb2, status_pb2
+
+from evald.errors import EvalError, internal_status
+from evald.gateway import openapi, transcode
+from evald.gateway.backends import Backend, CallError
+from evald.gateway.errors import error_body
+from evald.gateway.routes import NotAllowed, Route, default_routes, resolve
+from evald.judges.call import CACHE_METADATA_KEY
+
+log = logging.getLogger(__name__)
+
+HEALTH_PATH = "/healthz"
+OPENAPI_PATH = "/openapi.json"
+DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
+FORWARDED_HEADERS = (
+    "authorization",
+    "x-goog-api-key",
+    "x-goog-user-project",
+    "x-request-id",
+    CACHE_METADATA_KEY,
+)
+"""Request headers passed on as gRPC metadata (the rest are HTTP-only)."""
+TIMEOUT_HEADER = "x-server-timeout"
+"""Seconds the caller will wait (Google's header); becomes the call's deadline."""
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class Gateway:
+    """Serves the HTTP bindings of ``routes`` by calling ``backend``."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        routes: Sequence[Route] | None = None,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    ) -> None:
+        self.backend = backend
+        self.routes = list(default_routes() if routes is None else routes)
+        self.max_body_bytes = max_body_bytes
+        self.serving = True
+        self._openapi: bytes | None = None
+
+    async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
+        """Answer one HTTP request; never raises."""
+        start = time.perf_counter()
+        response = await self._answer(request)
+        log.debug(
+            "http request",
+            extra={
+                "fields": {
+                    "method": request.method,
+                    "path": request.rel_url.raw_path,
+                    "status": response.status,
+                    "ms": round((time.perf_counter() - start) * 1000, 3),
+                }
+            },
+        )
+        return response
+
+    async def _answer(self, request: web.BaseRequest) -> web.StreamResponse:
+        path = request.rel_url.raw_path
+        try:
+            if path == HEALTH_PATH and request.method in ("GET", "HEAD"):
+                return await self._health()
+            if path == OPENAPI_PATH and request.method in ("GET", "HEAD"):
+                return web.Response(body=self._openapi_document(), content_type="application/json")
+            found = resolve(self.routes, request.method, path)
+            if found is None:
+                return _error(code_pb2.NOT_FOUND, f"no route for {request.method} {path}")
+            if isinstance(found, NotAllowed):
+                # grpc-gateway's answer for a known path with the wrong method.
+                response = _error(
+                    code_pb2.UNIMPLEMENTED,
+                    f"{request.method} is not allowed on {path}; use {', '.join(found.allowed)}",
+                    http=405,
+                )
+                response.headers["Allow"] = ", ".join(found.allowed)
+                return response
+            return await self._call(request, *found)
+        except EvalError as exc:
+            return _error_status(exc.to_status())
+        except CallError as exc:
+            return _error_status(exc.status)
+        except _TooLarge:
+            return _error(
+                code_pb2.RESOURCE_EXHAUSTED,
+                f"request body is larger than the limit of {self.max_body_bytes} bytes",
+                http=413,
+            )
+        except Exception:
+            log.exception("unexpected failure serving %s %s", request.method, path)
+            return _error_status(internal_status())
+
+    async def _call(
+        self, request: web.BaseRequest, route: Route, bindings: dict[str, str]
+    ) -> web.Response:
+        if not self.serving:
+            return _error(code_pb2.UNAVAILABLE, "the server is shutting down")
+        int_enums = transcode.wants_int_enums(request.query_string)
+        body = await self._read_body(request)
+        message = transcode.parse_request(route, body, bindings)
+        raw = await self.backend.unary(
+            route.rpc, message.SerializeToString(), _metadata(request, bindings), _timeout(request)
+        )
+        reply = route.output_class.FromString(raw)
+        if route.response_body:
+            reply = getattr(reply, route.response_body)
+        return web.Response(
+            body=transcode.render(reply, int_enums=int_enums), content_type="application/json"
+        )
+
+    async def _read_body(self, request: web.BaseRequest) -> bytes:
+        declared = request.content_length
+        if declared is not None and declared > self.max_body_bytes:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := await request.content.read(1 << 16):
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise _TooLarge
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    async def _health(self) -> web.Response:
+        serving = self.serving and await self.backend.healthy()
+        return web.Response(
+            status=200 if serving else 503,
+            body=json.dumps({"status": "SERVING" if serving else "NOT_SERVING"}),
+            content_type="application/json",
+        )
+
+    def _openapi_document(self) -> bytes:
+        if self._openapi is None:
+            document = openapi.document(self.routes)
+            self._openapi = json.dumps(document, separators=(",", ":")).encode()
+        return self._openapi
+
+
+@dataclass
+class RunningGateway:
+    """A listening gateway; :meth:`stop` shares the gRPC server's graceful shutdown."""
+
+    gateway: Gateway
+    runner: web.ServerRunner
+    host: str
+    port: int
+    tls: bool = False
+    owns_backend: bool = False
+    stopped: bool = field(default=False, init=False)
+
+    @property
+    def url(self) -> str:
+        """Base URL to call, e.g. ``http://127.0.0.1:8080``."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'https' if self.tls else 'http'}://{host}:{self.port}"
+
+    def enter_graceful_shutdown(self) -> None:
+        """Health turns 503 and new RPC calls get UNAVAILABLE; in-flight calls go on."""
+        self.gateway.serving = False
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop listening; in-flight requests may finish within ``grace`` seconds (the
+        ``grace_seconds`` given to :func:`start` unless set)."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self.enter_graceful_shutdown()
+        if grace is not None:
+            # aiohttp reads the grace period from the runner; no public setter exists.
+            self.runner._shutdown_timeout = grace
+        await self.runner.cleanup()
+        if self.owns_backend:
+            await self.gateway.backend.close()
+
+
+async def start(
+    gateway: Gateway,
+    host: str,
+    port: int,
+    *,
+    ssl_context: ssl.SSLContext | None = None,
+    grace_seconds: float = 10.0,
+    owns_backend: bool = False,
+    reuse_port: bool = False,
+) -> RunningGateway:
+    """Listen on ``host:port`` (0 for any free port); raises OSError if it cannot bind."""
+    server = web.Server(gateway.handle, access_log=None)
+    runner = web.ServerRunner(server, shutdown_timeout=grace_seconds)
+    await runner.setup()
+    # reuse_port: several ``evald serve --workers`` processes share the HTTP port too.
+    site = web.TCPSite(runner, host, port, ssl_context=ssl_context, reuse_port=reuse_port or None)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    bound = runner.addresses[0][1]
+    return RunningGateway(gateway, runner, host, bound, ssl_context is not None, owns_backend)
+
+
+def _error(code: int, message: str, http: int | None = None) -> web.Response:
+    return _error_status(status_pb2.Status(code=code, message=message), http)
+
+
+def _error_status(status: status_pb2.Status, http: int | None = None) -> web.Response:
+    body = error_body(status, http)
+    return web.Response(
+        status=body["error"]["code"],
+        body=json.dumps(body, ensure_ascii=False).encode(),
+        content_type="application/json",
+    )
+
+
+def _metadata(request: web.BaseRequest, bindings: dict[str, str]) -> list[tuple[str, str]]:
+    metadata = [
+        (name, request.headers[name])
+        for name in FORWARDED_HEADERS
+        if name in request.headers and request.headers[name].isascii()
+    ]
+    if bindings:
+        # What the GAPIC clients send over gRPC for routing.
+        params = "&".join(f"{k}={quote(v, safe='')}" for k, v in bindings.items())
+        metadata.append(("x-goog-request-params", params))
+    return metadata
+
+
+def _timeout(request: web.BaseRequest) -> float | None:
+    raw = request.headers.get(TIMEOUT_HEADER)
+    if raw is None:
+        return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        return None
+    return seconds if seconds > 0 else None
+
+
+def tls_context(cert: Any, key: Any) -> ssl.SSLContext:
+    """A server TLS context from PEM files (the gRPC server's certificate and key)."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    return context

@@ -1,0 +1,236 @@
+"""An OpenAPI 3 document generated from the routes and the message descriptors.
+
+Paths come from the http rules: a variable spanning several segments
+(``{location=projects/*/locations/*}``) is spelled out with one parameter per ``*``, named the
+way Google's discovery documents name them (``projectsId``, ``locationsId``). Schemas follow the
+proto3 JSON mapping (camelCase property names, 64-bit integers as strings, enums as names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+
+import evald
+from evald.gateway.routes import Route
+from evald.gateway.template import Kind
+
+_SCALARS: dict[int, dict[str, Any]] = {
+    FieldDescriptor.TYPE_DOUBLE: {"type": "number", "format": "double"},
+    FieldDescriptor.TYPE_FLOAT: {"type": "number", "format": "float"},
+    FieldDescriptor.TYPE_INT64: {"type": "string", "format": "int64"},
+    FieldDescriptor.TYPE_UINT64: {"type": "string", "format": "uint64"},
+    FieldDescriptor.TYPE_SINT64: {"type": "string", "format": "int64"},
+    FieldDescriptor.TYPE_FIXED64: {"type": "string", "format": "uint64"},
+    FieldDescriptor.TYPE_SFIXED64: {"type": "string", "format": "int64"},
+    FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_UINT32: {"type": "integer", "format": "uint32"},
+    FieldDescriptor.TYPE_FIXED32: {"type": "integer", "format": "uint32"},
+    FieldDescriptor.TYPE_BOOL: {"type": "boolean"},
+    FieldDescriptor.TYPE_STRING: {"type": "string"},
+    FieldDescriptor.TYPE_BYTES: {"type": "string", "format": "byte"},
+}
+
+_WELL_KNOWN: dict[str, dict[str, Any]] = {
+    "google.protobuf.Struct": {"type": "object", "additionalProperties": True},
+    "google.protobuf.Value": {"description": "any JSON value"},
+    "google.protobuf.ListValue": {"type": "array", "items": {}},
+    "google.protobuf.Timestamp": {"type": "string", "format": "date-time"},
+    "google.protobuf.Duration": {"type": "string", "example": "3.5s"},
+    "google.protobuf.FieldMask": {"type": "string"},
+    "google.protobuf.Empty": {"type": "object"},
+    "google.protobuf.Any": {
+        "type": "object",
+        "properties": {"@type": {"type": "string"}},
+        "additionalProperties": True,
+    },
+    "google.protobuf.DoubleValue": {"type": "number", "format": "double"},
+    "google.protobuf.FloatValue": {"type": "number", "format": "float"},
+    "google.protobuf.Int64Value": {"type": "string", "format": "int64"},
+    "google.protobuf.UInt64Value": {"type": "string", "format": "uint64"},
+    "google.protobuf.Int32Value": {"type": "integer", "format": "int32"},
+    "google.protobuf.UInt32Value": {"type": "integer", "format": "uint32"},
+    "google.protobuf.BoolValue": {"type": "boolean"},
+    "google.protobuf.StringValue": {"type": "string"},
+    "google.protobuf.BytesValue": {"type": "string", "format": "byte"},
+}
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {
+                "code": {"type": "integer", "description": "HTTP status"},
+                "message": {"type": "string"},
+                "status": {"type": "string", "description": "gRPC status code name"},
+                "details": {
+                    "type": "array",
+                    "items": {"$ref": "#/components/schemas/google.protobuf.Any"},
+                },
+            },
+        }
+    },
+}
+
+
+def document(routes: Sequence[Route]) -> dict[str, Any]:
+    """The OpenAPI 3.0 document of ``routes``."""
+    schemas: dict[str, Any] = {"google.protobuf.Any": _WELL_KNOWN["google.protobuf.Any"]}
+    paths: dict[str, Any] = {}
+    for route in routes:
+        path, parameters = openapi_path(route)
+        request_ref = _message_ref(route.method.input_type, schemas)
+        output: Any = route.method.output_type
+        if route.response_body:
+            output = output.fields_by_name[route.response_body].message_type
+        operation: dict[str, Any] = {
+            "operationId": f"{route.method.full_name}#{path}",
+            "summary": f"{route.method.containing_service.full_name}.{route.method.name}",
+            "tags": [route.method.containing_service.full_name],
+            "parameters": [*parameters, _ALT_PARAMETER],
+            "responses": {
+                "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": _message_ref(output, schemas)}},
+                },
+                "default": {
+                    "description": "Error in Google's JSON error shape",
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                    },
+                },
+            },
+        }
+        if route.body:
+            body_schema = request_ref
+            if route.body != "*":
+                body_schema = _field_schema(
+                    route.method.input_type.fields_by_name[route.body], schemas
+                )
+            operation["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": body_schema}},
+            }
+        paths.setdefault(path, {})[route.http_method.lower()] = operation
+    schemas["Error"] = ERROR_SCHEMA
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "evald",
+            "version": getattr(evald, "__version__", "0"),
+            "description": "Vertex AI EvaluationService-compatible HTTP/JSON API served by evald.",
+        },
+        "paths": paths,
+        "components": {"schemas": dict(sorted(schemas.items()))},
+    }
+
+
+_ALT_PARAMETER = {
+    "name": "$alt",
+    "in": "query",
+    "required": False,
+    "description": "json (default); 'json;enum-encoding=int' answers enums as integers",
+    "schema": {"type": "string"},
+}
+
+
+def openapi_path(route: Route) -> tuple[str, list[dict[str, Any]]]:
+    """The OpenAPI path of a route and its path parameters."""
+    template = route.template
+    by_start = {v.start: v for v in template.variables}
+    parts: list[str] = []
+    parameters: list[dict[str, Any]] = []
+    i = 0
+    while i < len(template.segments):
+        variable = by_start.get(i)
+        if variable is None:
+            parts.append(_static(template.segments[i], parameters, parts))
+            i += 1
+            continue
+        inner = template.segments[variable.start : variable.end]
+        if len(inner) == 1 and inner[0].kind is not Kind.LITERAL:
+            parts.append("{" + variable.field_path + "}")
+            note = f"request field {variable.field_path}"
+            if inner[0].kind is Kind.DOUBLE_STAR:
+                note += " (may span several segments)"
+            parameters.append(_parameter(variable.field_path, note))
+        else:
+            for segment in inner:
+                parts.append(_static(segment, parameters, parts, variable.field_path))
+        i = variable.end
+    path = "/" + "/".join(parts)
+    if template.verb:
+        path += ":" + template.verb
+    return path, parameters
+
+
+def _static(
+    segment: Any, parameters: list[dict[str, Any]], parts: list[str], within: str = ""
+) -> str:
+    if segment.kind is Kind.LITERAL:
+        return str(segment.literal)
+    previous = parts[-1] if parts and not parts[-1].startswith("{") else "segment"
+    name = f"{previous}Id" if segment.kind is Kind.STAR else f"{previous}Path"
+    taken = {p["name"] for p in parameters}
+    base, n = name, 2
+    while name in taken:
+        name, n = f"{base}{n}", n + 1
+    note = f"part of request field {within}" if within else "wildcard segment"
+    parameters.append(_parameter(name, note))
+    return "{" + name + "}"
+
+
+def _parameter(name: str, description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": description,
+        "schema": {"type": "string"},
+    }
+
+
+def _message_ref(message: Descriptor, schemas: dict[str, Any]) -> dict[str, Any]:
+    if message.full_name in _WELL_KNOWN and message.full_name != "google.protobuf.Any":
+        return dict(_WELL_KNOWN[message.full_name])
+    if message.full_name not in schemas:
+        schemas[message.full_name] = {}  # placeholder first: messages may be recursive
+        properties: dict[str, Any] = {}
+        for field in message.fields:
+            schema = _field_schema(field, schemas)
+            oneof = field.containing_oneof
+            if oneof is not None and not oneof.name.startswith("_"):  # "_x": proto3 optional
+                schema = {**schema, "description": f"oneof {oneof.name}"}
+            properties[field.json_name] = schema
+        schemas[message.full_name] = {"type": "object", "properties": properties}
+    return {"$ref": f"#/components/schemas/{message.full_name}"}
+
+
+def _field_schema(field: FieldDescriptor, schemas: dict[str, Any]) -> dict[str, Any]:
+    message = field.message_type
+    if message is not None and message.GetOptions().map_entry:
+        value = _single_schema(message.fields_by_name["value"], schemas)
+        return {"type": "object", "additionalProperties": value}
+    single = _single_schema(field, schemas)
+    return {"type": "array", "items": single} if field.is_repeated else single
+
+
+def _single_schema(field: FieldDescriptor, schemas: dict[str, Any]) -> dict[str, Any]:
+    if field.message_type is not None:
+        return _message_ref(field.message_type, schemas)
+    if field.enum_type is not None:
+        return _enum_schema(field.enum_type)
+    return dict(_SCALARS[field.type])
+
+
+def _enum_schema(enum: EnumDescriptor) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "enum": [value.name for value in enum.values],
+        "description": f"{enum.full_name}; the integer values are accepted too",
+    }

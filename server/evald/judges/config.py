@@ -1,0 +1,345 @@
+"""Judge configuration: a TOML or JSON file named by ``EVALD_JUDGE_CONFIG``, or environment only.
+
+File format (TOML shown; the JSON form has the same keys)::
+
+    default_judge = "gemini"      # used when a request names no autorater_model
+    timeout_seconds = 60          # per judge call (also capped by the request's deadline)
+
+    [retry]
+    max_attempts = 4              # per sample, first attempt included
+    initial_backoff_seconds = 0.5
+    max_backoff_seconds = 8
+
+    [cache]
+    enabled = true
+    path = "/var/cache/evald/judge.sqlite3"
+
+    [judges.gemini]
+    backend = "gemini"            # google-genai; or "openai" for any OpenAI-compatible server
+    model = "gemini-2.5-flash"    # model called when the request names none
+    models = ["gemini-2.5-*"]     # more request model names (globs) served, called as named
+    api_key_env = "GEMINI_API_KEY"   # or api_key_file = "/run/secrets/gemini"
+
+Without a file, ``EVALD_JUDGE_BACKEND`` / ``EVALD_JUDGE_MODEL`` / ``EVALD_JUDGE_BASE_URL`` /
+``EVALD_JUDGE_API_KEY`` (or ``EVALD_JUDGE_API_KEY_FILE``) / ``EVALD_JUDGE_VERTEX`` /
+``EVALD_JUDGE_PROJECT`` / ``EVALD_JUDGE_LOCATION`` define one judge named ``default``.
+``EVALD_JUDGE_CACHE`` (a path, or ``off``), ``EVALD_JUDGE_TIMEOUT`` and
+``EVALD_JUDGE_MAX_ATTEMPTS`` override the file. Keys never appear in the file itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from evald.judges.retry import RetryPolicy
+
+BACKENDS = ("gemini", "openai")
+ENV_CONFIG = "EVALD_JUDGE_CONFIG"
+HOW_TO_CONFIGURE = (
+    "configure a judge: set EVALD_JUDGE_CONFIG to a TOML/JSON judge config file, or set "
+    "EVALD_JUDGE_BACKEND (gemini|openai), EVALD_JUDGE_MODEL and EVALD_JUDGE_API_KEY "
+    "(plus EVALD_JUDGE_BASE_URL for an OpenAI-compatible server) before starting evald"
+)
+_OFF = ("0", "false", "no", "off")
+_ON = ("1", "true", "yes", "on")
+
+
+class ConfigError(Exception):
+    """The judge configuration is invalid; the message says what to fix (never a secret)."""
+
+
+class Secret:
+    """A credential that never shows up in a repr, str or log line."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The secret itself, for the SDK call only."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True)
+class JudgeSpec:
+    """One ``[judges.<name>]`` entry."""
+
+    name: str
+    backend: str
+    model: str
+    models: tuple[str, ...] = ()
+    base_url: str | None = None
+    api_key: Secret | None = field(default=None, compare=False)
+    vertex: bool = False
+    project: str | None = None
+    location: str | None = None
+    api_version: str | None = None
+    max_concurrency: int = 8
+    structured_output: bool = True
+    """Ask for JSON matching a schema (Gemini ``responseJsonSchema``, OpenAI ``json_schema``)."""
+
+    def serves(self, model: str) -> bool:
+        """Whether a request naming ``model`` (short form) goes to this judge."""
+        return model in (self.name, self.model) or any(
+            fnmatchcase(model, pattern) for pattern in self.models
+        )
+
+
+@dataclass(frozen=True)
+class JudgesConfig:
+    """All judges plus the settings shared by every judge call."""
+
+    judges: Mapping[str, JudgeSpec]
+    default_judge: str | None = None
+    timeout: float = 60.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    cache_enabled: bool = True
+    cache_path: Path = field(default_factory=lambda: default_cache_path(os.environ))
+
+    def resolve(self, requested: str) -> tuple[JudgeSpec, str]:
+        """The judge and model for a request's ``autorater_model`` ("" = the default judge).
+
+        Raises LookupError naming the accepted models when nothing serves ``requested``.
+        """
+        if not requested.strip():
+            if self.default_judge is None:
+                raise LookupError("no default judge is configured")
+            spec = self.judges[self.default_judge]
+            return spec, spec.model
+        short = short_model_name(requested)
+        for spec in self.judges.values():
+            if spec.serves(short):
+                return spec, (spec.model if short == spec.name else short)
+        accepted = sorted({n for s in self.judges.values() for n in (s.model, *s.models)})
+        raise LookupError(f"no configured judge serves model '{short}'; accepted: {accepted}")
+
+
+_RESOURCE = re.compile(r"^(?:.*/)?models/(?P<name>[^/]+)$")
+
+
+def short_model_name(name: str) -> str:
+    """The model id of a resource name: ``projects/p/.../models/gemini-2.5-flash`` -> the id."""
+    name = name.strip()
+    match = _RESOURCE.match(name)
+    return match["name"] if match else name
+
+
+def default_cache_path(env: Mapping[str, str]) -> Path:
+    """``$XDG_CACHE_HOME/evald/judge-cache.sqlite3`` (``~/.cache`` when unset)."""
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "evald" / "judge-cache.sqlite3"
+
+
+def load(env: Mapping[str, str] | None = None) -> JudgesConfig | None:
+    """The judge configuration from ``env`` (default ``os.environ``), or None if none is set."""
+    env = os.environ if env is None else env
+    path = env.get(ENV_CONFIG, "").strip()
+    if path:
+        raw = _read_file(Path(path))
+    elif env.get("EVALD_JUDGE_BACKEND", "").strip():
+        raw = _from_env(env)
+    else:
+        return None
+    return _build(raw, env, source=path or "environment")
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read judge config {path}: {exc.strerror}") from None
+    try:
+        if path.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            try:
+                import tomllib
+            except ImportError:  # Python 3.10
+                raise ConfigError("TOML judge configs need Python 3.11+; use JSON") from None
+            data = tomllib.loads(text)
+    except ValueError as exc:
+        raise ConfigError(f"judge config {path} is not valid: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"judge config {path} must hold a table/object at the top level")
+    return data
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    judge: dict[str, Any] = {"backend": env["EVALD_JUDGE_BACKEND"].strip()}
+    for key in ("model", "base_url", "project", "location", "api_version", "max_concurrency"):
+        value = env.get(f"EVALD_JUDGE_{key.upper()}", "").strip()
+        if value:
+            judge[key] = value
+    if env.get("EVALD_JUDGE_VERTEX", "").strip():
+        judge["vertex"] = env["EVALD_JUDGE_VERTEX"].strip()
+    if env.get("EVALD_JUDGE_API_KEY"):
+        judge["api_key_env"] = "EVALD_JUDGE_API_KEY"
+    elif env.get("EVALD_JUDGE_API_KEY_FILE"):
+        judge["api_key_file"] = env["EVALD_JUDGE_API_KEY_FILE"]
+    return {"default_judge": "default", "judges": {"default": judge}}
+
+
+def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> JudgesConfig:
+    judges_raw = raw.get("judges")
+    if not isinstance(judges_raw, dict) or not judges_raw:
+        raise ConfigError(f"judge config ({source}) defines no [judges.<name>] table")
+    judges = {name: _judge(name, entry, env) for name, entry in judges_raw.items()}
+    default = raw.get("default_judge")
+    if default is None and len(judges) == 1:
+        default = next(iter(judges))
+    if default is not None and default not in judges:
+        raise ConfigError(f"default_judge '{default}' is not one of {sorted(judges)}")
+    retry_raw = _table(raw, "retry")
+    cache_raw = _table(raw, "cache")
+    try:
+        retry = RetryPolicy(
+            max_attempts=int(
+                env.get("EVALD_JUDGE_MAX_ATTEMPTS") or retry_raw.get("max_attempts", 4)
+            ),
+            initial_backoff=float(retry_raw.get("initial_backoff_seconds", 0.5)),
+            max_backoff=float(retry_raw.get("max_backoff_seconds", 8.0)),
+        )
+        timeout = float(env.get("EVALD_JUDGE_TIMEOUT") or raw.get("timeout_seconds", 60.0))
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"judge config ({source}): {exc}") from None
+    if timeout <= 0:
+        raise ConfigError("timeout_seconds must be positive")
+    cache_enabled = _bool(cache_raw.get("enabled", True), "cache.enabled")
+    cache_path = Path(cache_raw["path"]) if cache_raw.get("path") else default_cache_path(env)
+    override = env.get("EVALD_JUDGE_CACHE", "").strip()
+    if override.lower() in _OFF:
+        cache_enabled = False
+    elif override:
+        cache_enabled, cache_path = True, Path(override)
+    return JudgesConfig(
+        judges=judges,
+        default_judge=default,
+        timeout=timeout,
+        retry=retry,
+        cache_enabled=cache_enabled,
+        cache_path=cache_path.expanduser(),
+    )
+
+
+def _table(raw: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = raw.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"'{name}' must be a table")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if str(value).lower() in _ON:
+        return True
+    if str(value).lower() in _OFF:
+        return False
+    raise ConfigError(f"{name} must be true or false, got {value!r}")
+
+
+_JUDGE_KEYS = {
+    "backend",
+    "model",
+    "models",
+    "base_url",
+    "api_key_env",
+    "api_key_file",
+    "vertex",
+    "project",
+    "location",
+    "api_version",
+    "max_concurrency",
+    "structured_output",
+}
+
+
+def _judge(name: str, entry: Any, env: Mapping[str, str]) -> JudgeSpec:
+    where = f"judges.{name}"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where} must be a table")
+    if "api_key" in entry:
+        raise ConfigError(
+            f"{where}.api_key: keys are not read from the config file; "
+            "use api_key_env (an environment variable name) or api_key_file"
+        )
+    unknown = sorted(set(entry) - _JUDGE_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {unknown}; known: {sorted(_JUDGE_KEYS)}")
+    backend = str(entry.get("backend", "")).lower()
+    if backend not in BACKENDS:
+        raise ConfigError(f"{where}.backend must be one of {list(BACKENDS)}, got {backend!r}")
+    model = str(entry.get("model", "")).strip()
+    if not model:
+        raise ConfigError(f"{where}.model is required")
+    models = entry.get("models", [])
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        raise ConfigError(f"{where}.models must be a list of model names")
+    vertex = _bool(entry.get("vertex", False), f"{where}.vertex")
+    try:
+        concurrency = int(entry.get("max_concurrency", 8))
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}.max_concurrency must be an integer") from None
+    if concurrency < 1:
+        raise ConfigError(f"{where}.max_concurrency must be at least 1")
+    api_key = _secret(where, entry, env)
+    if backend == "gemini" and api_key is None and not vertex:
+        raise ConfigError(
+            f"{where}: the Gemini API needs a key (api_key_env / api_key_file), "
+            "or set vertex = true with project and location for Vertex AI credentials"
+        )
+    if (
+        backend == "gemini"
+        and vertex
+        and api_key is None
+        and not (entry.get("project") and entry.get("location"))
+    ):
+        raise ConfigError(f"{where}: Vertex mode needs project and location (or an API key)")
+    if backend == "openai" and not entry.get("base_url"):
+        raise ConfigError(f"{where}.base_url is required for the openai backend")
+    return JudgeSpec(
+        name=name,
+        backend=backend,
+        model=model,
+        models=tuple(short_model_name(m) for m in models),
+        base_url=str(entry["base_url"]).rstrip("/") if entry.get("base_url") else None,
+        api_key=api_key,
+        vertex=vertex,
+        project=entry.get("project") or None,
+        location=entry.get("location") or None,
+        api_version=entry.get("api_version") or None,
+        max_concurrency=concurrency,
+        structured_output=_bool(entry.get("structured_output", True), f"{where}.structured_output"),
+    )
+
+
+def _secret(where: str, entry: Mapping[str, Any], env: Mapping[str, str]) -> Secret | None:
+    if entry.get("api_key_env"):
+        var = str(entry["api_key_env"])
+        value = env.get(var, "").strip()
+        if not value:
+            raise ConfigError(f"{where}.api_key_env names {var}, which is not set")
+        return Secret(value)
+    if entry.get("api_key_file"):
+        path = Path(str(entry["api_key_file"])).expanduser()
+        try:
+            value = path.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(f"{where}.api_key_file {path}: {exc.strerror}") from None
+        if not value:
+            raise ConfigError(f"{where}.api_key_file {path} is empty")
+        return Secret(value)
+    return None

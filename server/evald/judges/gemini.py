@@ -1,0 +1,120 @@
+"""Gemini judges through the ``google-genai`` SDK (Gemini API key, or Vertex AI)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from evald.judges.base import (
+    JudgeCallError,
+    JudgeRequest,
+    JudgeTimeout,
+    RejectedError,
+    TransientError,
+    classify_http,
+)
+from evald.judges.config import JudgeSpec
+
+_credentials: dict[str, Any] = {}
+"""Vertex application-default credentials, loaded once per judge name (loading is slow)."""
+
+
+class GeminiJudge:
+    """Calls ``client.aio.models.generate_content`` on one Gemini endpoint."""
+
+    backend = "gemini"
+
+    def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
+        from google import genai
+        from google.genai import errors, types
+
+        self.name = spec.name
+        self._types = types
+        self._errors = errors
+        options = types.HttpOptions(
+            base_url=spec.base_url,
+            api_version=spec.api_version,
+            httpx_async_client=http,  # ours: closed with the session, never left to the GC
+        )
+        key = spec.api_key.reveal() if spec.api_key else None
+        if spec.vertex and key is None:
+            self._client = genai.Client(
+                vertexai=True,
+                project=spec.project,
+                location=spec.location,
+                credentials=_vertex_credentials(spec),
+                http_options=options,
+            )
+        else:
+            self._client = genai.Client(vertexai=spec.vertex, api_key=key, http_options=options)
+
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
+        types = self._types
+        params = request.params
+        config = types.GenerateContentConfig(
+            system_instruction=request.system_instruction or None,
+            temperature=params.temperature,
+            top_p=params.top_p,
+            top_k=params.top_k,
+            max_output_tokens=params.max_output_tokens,
+            seed=params.seed,
+            presence_penalty=params.presence_penalty,
+            frequency_penalty=params.frequency_penalty,
+            stop_sequences=list(params.stop_sequences) or None,
+            candidate_count=1,
+            response_mime_type="application/json" if request.response_schema else None,
+            response_json_schema=dict(request.response_schema) if request.response_schema else None,
+            # The SDK's own timeout (ms) also sets X-Server-Timeout so the server can give up too.
+            http_options=types.HttpOptions(timeout=max(1, int(timeout * 1000))),
+        )
+        try:
+            response = await asyncio.wait_for(
+                self._client.aio.models.generate_content(
+                    model=model, contents=request.prompt, config=config
+                ),
+                timeout,
+            )
+        except self._errors.APIError as exc:
+            message = str(exc.message or exc.status or "")
+            raise classify_http(int(exc.code or 500), message) from None
+        except (asyncio.TimeoutError, httpx.TimeoutException):
+            raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
+        except httpx.TransportError as exc:
+            raise TransientError(f"connection failed: {type(exc).__name__}") from None
+        except JudgeCallError:
+            raise
+        except ValueError as exc:  # the SDK could not read the response body
+            raise TransientError(f"unreadable response: {exc}") from None
+        text = _text(response)
+        if text is None:
+            raise TransientError("the response has no text (blocked or empty candidate)")
+        return text
+
+
+def _text(response: Any) -> str | None:
+    candidates = getattr(response, "candidates", None) or []
+    if not candidates:
+        return None
+    content = candidates[0].content
+    parts = getattr(content, "parts", None) or []
+    texts = [p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False)]
+    return "".join(texts) if texts else None
+
+
+def _vertex_credentials(spec: JudgeSpec) -> Any:
+    if spec.name not in _credentials:
+        import google.auth
+
+        try:
+            creds, _ = google.auth.default(
+                scopes=["https://www.googleapis.com/auth/cloud-platform"]
+            )
+        except google.auth.exceptions.DefaultCredentialsError:
+            raise RejectedError(
+                "Vertex mode needs application-default credentials "
+                "(GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login)"
+            ) from None
+        _credentials[spec.name] = creds
+    return _credentials[spec.name]

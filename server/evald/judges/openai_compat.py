@@ -1,0 +1,88 @@
+"""Judges behind any OpenAI-compatible chat completions API (OpenAI, vLLM, NIM, Ollama)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from evald.judges.base import JudgeRequest, JudgeTimeout, TransientError, classify_http
+from evald.judges.config import JudgeSpec
+
+NO_KEY = "unused"
+"""Sent when no key is configured: local servers (vLLM, Ollama) ignore it, the SDK needs one."""
+
+
+class OpenAICompatJudge:
+    """Calls ``AsyncOpenAI.chat.completions.create`` on one endpoint, SDK retries off."""
+
+    backend = "openai"
+
+    def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
+        import openai
+
+        self.name = spec.name
+        self._openai = openai
+        self._structured = spec.structured_output
+        self._client = openai.AsyncOpenAI(
+            base_url=spec.base_url,
+            api_key=spec.api_key.reveal() if spec.api_key else NO_KEY,
+            max_retries=0,  # evald retries (with its own budget and deadline)
+            http_client=http,
+        )
+
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
+        openai = self._openai
+        messages: list[Any] = []  # ChatCompletionMessageParam dicts
+        if request.system_instruction:
+            messages.append({"role": "system", "content": request.system_instruction})
+        messages.append({"role": "user", "content": request.prompt})
+        params = request.params
+        kwargs: dict[str, Any] = {
+            "temperature": params.temperature,
+            "top_p": params.top_p,
+            "max_tokens": params.max_output_tokens,
+            "seed": params.seed,
+            "presence_penalty": params.presence_penalty,
+            "frequency_penalty": params.frequency_penalty,
+            "stop": list(params.stop_sequences) or None,
+        }
+        kwargs = {k: v for k, v in kwargs.items() if v is not None}
+        if params.top_k is not None:
+            kwargs["extra_body"] = {"top_k": int(params.top_k)}  # vLLM/Ollama extension
+        if request.response_schema and self._structured:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "verdict", "schema": dict(request.response_schema)},
+            }
+        try:
+            completion = await asyncio.wait_for(
+                self._client.chat.completions.create(
+                    model=model, messages=messages, n=1, timeout=timeout, **kwargs
+                ),
+                timeout,
+            )
+        except openai.APIStatusError as exc:
+            raise classify_http(exc.status_code, _message(exc)) from None
+        except (asyncio.TimeoutError, openai.APITimeoutError):
+            raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
+        except openai.APIConnectionError as exc:
+            raise TransientError(f"connection failed: {type(exc.__cause__).__name__}") from None
+        except (openai.APIResponseValidationError, ValueError) as exc:
+            raise TransientError(f"unreadable response: {type(exc).__name__}") from None
+        if not completion.choices:
+            raise TransientError("the response has no choices")
+        text = completion.choices[0].message.content
+        if not text:
+            raise TransientError("the response has no text")
+        return str(text)
+
+
+def _message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])
+    return str(getattr(exc, "message", "") or "")

@@ -1,0 +1,268 @@
+"""Asking a judge: model resolution, cache, concurrency limit, retries, deadline, errors.
+
+Fault -> status of the RPC (when the last attempt fails):
+
+    no judge configured / invalid config      FAILED_PRECONDITION
+    unknown autorater_model                    INVALID_ARGUMENT (autorater_config.autorater_model)
+    judge rejects the call (401/403/404/400)   FAILED_PRECONDITION (not retried)
+    429 / 5xx / timeout / connection error     retried; then UNAVAILABLE
+    unparseable answer                         retried; then UNAVAILABLE
+    the RPC deadline passes                    DEADLINE_EXCEEDED
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+import httpx
+
+from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
+from evald.judges import call
+from evald.judges.base import Judge, JudgeCallError, JudgeRequest, JudgeTimeout, RejectedError
+from evald.judges.cache import JudgeCache, cache_key
+from evald.judges.config import HOW_TO_CONFIGURE, ConfigError, JudgesConfig, JudgeSpec, load
+from evald.judges.output import OutputError
+
+log = logging.getLogger("evald.judges")
+T = TypeVar("T")
+MODEL_FIELD = "autorater_config.autorater_model"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved judge: which configured judge, and which model it is asked for."""
+
+    spec: JudgeSpec
+    model: str
+
+    def describe(self) -> str:
+        """``judge 'name' (backend, model m)`` for error messages; never a secret."""
+        return f"judge '{self.spec.name}' ({self.spec.backend}, model {self.model})"
+
+
+@dataclass(frozen=True)
+class Answer(Generic[T]):
+    """One sample's answer: the raw text, what was read from it, and whether it was cached."""
+
+    text: str
+    value: T
+    cached: bool
+
+
+class Runtime:
+    """Process-wide judge state: config, the answer cache, per-loop concurrency limits."""
+
+    def __init__(self, config: JudgesConfig) -> None:
+        self.config = config
+        self.cache = JudgeCache(config.cache_path) if config.cache_enabled else None
+        self._limits: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]
+        ] = weakref.WeakKeyDictionary()
+
+    def limit(self, spec: JudgeSpec) -> asyncio.Semaphore:
+        """The semaphore capping concurrent calls to ``spec`` (one per event loop)."""
+        per_loop = self._limits.setdefault(asyncio.get_running_loop(), {})
+        if spec.name not in per_loop:
+            per_loop[spec.name] = asyncio.Semaphore(spec.max_concurrency)
+        return per_loop[spec.name]
+
+    def resolve(self, requested: str) -> Target:
+        """The target for a request's ``autorater_model``; InvalidArgument if unknown."""
+        try:
+            spec, model = self.config.resolve(requested)
+        except LookupError as exc:
+            if not requested.strip():
+                raise FailedPrecondition(
+                    f"no default judge: set default_judge in the judge config, or name a model "
+                    f"in {MODEL_FIELD}"
+                ) from None
+            raise InvalidArgument(MODEL_FIELD, str(exc)) from None
+        return Target(spec, model)
+
+
+_runtime: tuple[tuple[object, ...], Runtime | None] | None = None
+
+
+def _fingerprint() -> tuple[object, ...]:
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("EVALD_JUDGE_")))
+    path = os.environ.get("EVALD_JUDGE_CONFIG", "").strip()
+    try:
+        stat = Path(path).stat() if path else None
+        file_id: object = (stat.st_mtime_ns, stat.st_size) if stat else None
+    except OSError:
+        file_id = "missing"
+    return (env, file_id, os.environ.get("XDG_CACHE_HOME"))
+
+
+def runtime() -> Runtime:
+    """The runtime for the current environment, reloaded when the judge settings change.
+
+    Raises FailedPrecondition when no judge is configured or the configuration is invalid.
+    """
+    global _runtime
+    key = _fingerprint()
+    if _runtime is None or _runtime[0] != key:
+        try:
+            config = load()
+        except ConfigError as exc:
+            raise FailedPrecondition(f"the judge configuration is invalid: {exc}") from None
+        if _runtime is not None and _runtime[1] is not None and _runtime[1].cache is not None:
+            _runtime[1].cache.close()
+        _runtime = (key, Runtime(config) if config is not None else None)
+    if _runtime[1] is None:
+        raise FailedPrecondition(
+            f"this metric needs an LLM judge and none is configured; {HOW_TO_CONFIGURE}"
+        )
+    return _runtime[1]
+
+
+class Session:
+    """The judge clients of one request: opened lazily, closed when the request ends."""
+
+    def __init__(self, rt: Runtime, context: call.CallContext) -> None:
+        self.runtime = rt
+        self.context = context
+        self._http: httpx.AsyncClient | None = None
+        self._judges: dict[str, Judge] = {}
+        self.calls = 0
+        """Judge calls actually sent by this session (cache hits excluded)."""
+
+    def judge(self, spec: JudgeSpec) -> Judge:
+        """The client for ``spec``, created on first use."""
+        if spec.name not in self._judges:
+            if self._http is None:
+                # Timeouts are enforced per call; this client only pools connections.
+                self._http = httpx.AsyncClient(timeout=None)
+            if spec.backend == "gemini":
+                from evald.judges.gemini import GeminiJudge
+
+                self._judges[spec.name] = GeminiJudge(spec, self._http)
+            else:
+                from evald.judges.openai_compat import OpenAICompatJudge
+
+                self._judges[spec.name] = OpenAICompatJudge(spec, self._http)
+        return self._judges[spec.name]
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections of this request."""
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    async def ask(
+        self,
+        target: Target,
+        request: JudgeRequest,
+        sample: int,
+        read: Callable[[str], T],
+    ) -> Answer[T]:
+        """One sample's answer, from the cache or the judge; ``read`` parses it.
+
+        ``read`` raises OutputError for an unusable answer, which is retried like a 5xx.
+        """
+        spec, config = target.spec, self.runtime.config
+        cache = self.runtime.cache if self.context.use_cache else None
+        key = cache_key(spec.backend, spec.base_url or "", target.model, request, sample)
+        if cache is not None:
+            stored = await cache.get(key)
+            if stored is not None:
+                try:
+                    return Answer(stored, read(stored), cached=True)
+                except OutputError:
+                    pass  # written by an older reader: ask again
+        judge = self.judge(spec)
+        last: Exception | None = None
+        for attempt in range(config.retry.max_attempts):
+            if attempt:
+                pause = config.retry.backoff(attempt - 1)
+                remaining = self.context.remaining()
+                if remaining is not None and remaining <= pause:
+                    raise DeadlineExceeded(
+                        f"{target.describe()}: the request deadline would pass before retry "
+                        f"{attempt + 1} (last failure: {_reason(last)})"
+                    )
+                await asyncio.sleep(pause)
+            remaining = self.context.remaining()
+            if remaining is not None and remaining <= 0:
+                raise DeadlineExceeded(f"{target.describe()}: the request deadline passed")
+            timeout = config.timeout if remaining is None else min(config.timeout, remaining)
+            start = time.perf_counter()
+            outcome = "ok"
+            try:
+                async with self.runtime.limit(spec):
+                    self.calls += 1
+                    text = await judge.generate(target.model, request, timeout)
+                value = read(text)
+            except RejectedError as exc:
+                outcome = "rejected"
+                raise FailedPrecondition(
+                    redact(f"{target.describe()} rejected the call: {exc.reason}", spec)
+                ) from None
+            except (JudgeCallError, OutputError) as exc:
+                outcome = type(exc).__name__
+                last = exc
+                remaining = self.context.remaining()
+                if remaining is not None and remaining <= 0 and isinstance(exc, JudgeTimeout):
+                    raise DeadlineExceeded(
+                        f"{target.describe()}: no answer before the request deadline"
+                    ) from None
+                continue
+            finally:
+                log.debug(
+                    "judge call",
+                    extra={
+                        "fields": {
+                            "judge": spec.name,
+                            "backend": spec.backend,
+                            "model": target.model,
+                            "sample": sample,
+                            "attempt": attempt + 1,
+                            "outcome": outcome,
+                            "ms": round((time.perf_counter() - start) * 1000, 3),
+                        }
+                    },
+                )
+            if cache is not None:
+                await cache.put(key, text)
+            return Answer(text, value, cached=False)
+        raise Unavailable(
+            redact(
+                f"{target.describe()} failed after {config.retry.max_attempts} attempt(s): "
+                f"{_reason(last)}",
+                spec,
+            )
+        )
+
+
+def redact(message: str, spec: JudgeSpec) -> str:
+    """``message`` with the judge's key blanked, in case an endpoint echoed it back."""
+    if spec.api_key is not None and spec.api_key.reveal():
+        return message.replace(spec.api_key.reveal(), "***")
+    return message
+
+
+def _reason(exc: Exception | None) -> str:
+    if isinstance(exc, JudgeCallError):
+        return exc.reason
+    if isinstance(exc, OutputError):
+        return f"unreadable answer ({exc})"
+    return "unknown failure"
+
+
+@asynccontextmanager
+async def session() -> AsyncIterator[Session]:
+    """A judge session for the current request (FailedPrecondition if no judge is set up)."""
+    s = Session(runtime(), call.current())
+    try:
+        yield s
+    finally:
+        await s.aclose()

@@ -1,0 +1,33 @@
+"""``custom_code_execution_spec``: the caller's ``def evaluate(instance)`` in the sandbox.
+
+``instance`` is the EvaluationInstance as a JSON object with proto field names, e.g.
+``instance['response']['text']``. The function returns a number, or a dict with a numeric
+``score`` and optionally an ``explanation``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evald.errors import InvalidArgument
+from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.instance import InstanceView
+
+FUNCTION = "evaluate"
+
+
+class CustomCodeSpec(SpecEvaluator):
+    """Runs ``evaluation_function`` through the server's sandbox."""
+
+    spec_fields = ("custom_code_execution_spec",)
+
+    async def evaluate(
+        self, which: str, spec: Any, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        field = f"{path}.evaluation_function"
+        if not spec.HasField("evaluation_function") or not spec.evaluation_function.strip():
+            raise InvalidArgument(field, "the source of def evaluate(instance) is required")
+        result = await call.api.sandbox.run(
+            spec.evaluation_function, instance.as_json, function=FUNCTION, field=field
+        )
+        return Outcome(result.score, result.explanation)

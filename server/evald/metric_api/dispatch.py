@@ -1,0 +1,168 @@
+"""The Metric API: ``metrics[]`` / ``metric_sources[]`` + ``instance`` -> ``metric_results[]``.
+
+Results come in request order: every entry of ``metrics`` first, then every entry of
+``metric_sources``. Each metric is evaluated on its own (concurrently); a failing metric gets a
+``MetricResult`` with ``error`` (a google.rpc.Status, BadRequest details naming the field) and
+``score`` 0.0 (always set: the SDKs read a missing score as NaN or fail). Only a request that
+cannot be served at all (no instance, no metric) fails the RPC.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import logging
+import pkgutil
+import weakref
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from evald import api
+from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
+from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.instance import InstanceView
+from evald.sandbox import Sandbox
+from evald.store import MetricStore
+
+log = logging.getLogger(__name__)
+
+METRIC_SPEC = api.messages.Metric.DESCRIPTOR.oneofs_by_name["metric_spec"]
+SPEC_NAMES = frozenset(f.name for f in METRIC_SPEC.fields)
+
+
+@cache
+def evaluators() -> dict[str, SpecEvaluator]:
+    """Every spec evaluator in ``evald.metric_api``, by the ``metric_spec`` member it reads."""
+    found: dict[str, SpecEvaluator] = {}
+    package = importlib.import_module("evald.metric_api")
+    for info in pkgutil.iter_modules(package.__path__, prefix="evald.metric_api."):
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if (
+                issubclass(cls, SpecEvaluator)
+                and not inspect.isabstract(cls)
+                and cls.__module__ == module.__name__
+            ):
+                evaluator = cls()
+                for name in cls.spec_fields:
+                    if name in found or name not in SPEC_NAMES:
+                        raise RuntimeError(f"bad or duplicate spec field {name} in {cls}")
+                    found[name] = evaluator
+    return found
+
+
+@dataclass
+class MetricApi:
+    """The Metric API of one server: its sandbox and its registered-metric store."""
+
+    sandbox: Sandbox
+    store: MetricStore | None = None
+
+    async def evaluate(self, request: Any) -> Any:
+        """The EvaluateInstancesResponse of a request with ``metrics`` / ``metric_sources``."""
+        if not request.HasField("instance"):
+            raise InvalidArgument(
+                "instance", "the Metric API (metrics / metric_sources) needs an instance"
+            )
+        if request.WhichOneof("metric_inputs") is not None:
+            raise InvalidArgument(
+                request.WhichOneof("metric_inputs"),
+                "set either one metric input or metrics / metric_sources, not both",
+            )
+        instance = InstanceView(request.instance)
+        call = Call(self, request)
+        jobs = [
+            self._one(m, instance, call, f"metrics[{i}]") for i, m in enumerate(request.metrics)
+        ]
+        jobs += [
+            self._source(s, instance, call, f"metric_sources[{i}]")
+            for i, s in enumerate(request.metric_sources)
+        ]
+        results = await asyncio.gather(*jobs)
+        response = api.messages.EvaluateInstancesResponse()
+        response.metric_results.extend(results)
+        return response
+
+    async def _source(self, source: Any, instance: InstanceView, call: Call, path: str) -> Any:
+        which = source.WhichOneof("metric_source")
+        if which == "metric":
+            return await self._one(source.metric, instance, call, f"{path}.metric")
+        if which is None:
+            return _failed(InvalidArgument(path, "set metric or metric_resource_name"))
+        name = source.metric_resource_name
+        stored = None if self.store is None else await _lookup(self.store, name)
+        if isinstance(stored, EvalError):
+            return _failed(stored)
+        if stored is None:
+            return _failed(
+                NotFound(f"{path}.metric_resource_name: metric {name!r} is not registered")
+            )
+        # Errors inside a registered definition name the reference the caller sent.
+        return await self._one(stored, instance, call, f"{path}.metric_resource_name")
+
+    async def _one(self, metric: Any, instance: InstanceView, call: Call, path: str) -> Any:
+        which = metric.WhichOneof("metric_spec")
+        try:
+            if which is None:
+                raise InvalidArgument(
+                    path,
+                    "no metric spec is set; set one of: "
+                    + ", ".join(f.name for f in METRIC_SPEC.fields),
+                )
+            evaluator = evaluators()[which]
+            outcome = await evaluator.evaluate(
+                which, getattr(metric, which), instance, call, f"{path}.{which}"
+            )
+        except EvalError as exc:
+            return _failed(exc)
+        except Exception:
+            log.exception("unexpected failure evaluating %s", path)
+            result = api.messages.MetricResult(score=0.0)
+            result.error.CopyFrom(internal_status())
+            return result
+        return _result(outcome, instance)
+
+
+async def _lookup(store: MetricStore, name: str) -> Any:
+    item = await store.get(name)
+    if item is None:
+        return None
+    metric = api.messages.Metric()
+    metric.ParseFromString(item.metric)
+    return metric
+
+
+def _result(outcome: Outcome, instance: InstanceView) -> Any:
+    result = api.messages.MetricResult(score=outcome.score)
+    explanation = "\n".join(t for t in (outcome.explanation, instance.note()) if t)
+    if explanation:
+        result.explanation = explanation
+    result.rubric_verdicts.extend(outcome.rubric_verdicts)
+    return result
+
+
+def _failed(error: EvalError) -> Any:
+    result = api.messages.MetricResult(score=0.0)
+    result.error.CopyFrom(error.to_status())
+    return result
+
+
+_ATTACHED: weakref.WeakKeyDictionary[Any, MetricApi] = weakref.WeakKeyDictionary()
+_DEFAULT: list[MetricApi] = []
+
+
+def attach(evaluator: Any, metric_api: MetricApi) -> None:
+    """Make ``metric_api`` serve the Metric API requests of ``evaluator`` (an ``Evaluator``)."""
+    _ATTACHED[evaluator] = metric_api
+
+
+def for_evaluator(evaluator: Any) -> MetricApi:
+    """The MetricApi attached to ``evaluator``; unattached: custom code off, nothing registered."""
+    found = _ATTACHED.get(evaluator)
+    if found is not None:
+        return found
+    if not _DEFAULT:
+        _DEFAULT.append(MetricApi(Sandbox(enabled=False)))
+    return _DEFAULT[0]

@@ -1,0 +1,211 @@
+"""The ``evald.v1.MetricRegistry`` gRPC service: predefined metric listing, registered metrics.
+
+Served by ``evald serve`` beside EvaluationService (and over HTTP by the gateway from the same
+``google.api.http`` rules). :func:`build` also attaches the server's :class:`MetricApi` (sandbox
+and store) to its Evaluator.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+from evald_proto.evald.v1 import metric_registry_pb2 as pb
+
+from evald import api, logs
+from evald.config import Settings
+from evald.errors import AlreadyExists, EvalError, InvalidArgument, NotFound, internal_status
+from evald.metric_api.dispatch import SPEC_NAMES, MetricApi, attach
+from evald.sandbox import Limits, Sandbox
+from evald.store import MetricStore, StoredMetric
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MetricRegistry"].full_name
+PARENT = re.compile(r"^projects/[^/]+/locations/[^/]+$")
+NAME = re.compile(r"^(projects/[^/]+/locations/[^/]+)/evaluationMetrics/([^/]+)$")
+METRIC_ID = re.compile(r"^[a-z][a-z0-9-]{0,62}$")
+DB_FILE = "metrics.sqlite3"
+MAX_PAGE = 100
+
+
+def default_data_dir(env: dict[str, str] | None = None) -> Path:
+    """``$XDG_DATA_HOME/evald``, else ``~/.local/share/evald``."""
+    env = dict(os.environ) if env is None else env
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "evald"
+
+
+def build_api(settings: Settings) -> MetricApi:
+    """The MetricApi ``settings`` ask for (sandbox on or off, store under the data dir)."""
+    limits = Limits(
+        cpu_seconds=settings.custom_code_cpu_seconds,
+        wall_seconds=settings.custom_code_wall_seconds,
+        memory_bytes=settings.custom_code_memory_bytes,
+    )
+    data_dir = settings.data_dir if settings.data_dir is not None else default_data_dir()
+    return MetricApi(Sandbox(settings.custom_code, limits), MetricStore(data_dir / DB_FILE))
+
+
+def build(settings: Settings, evaluator: Any) -> list[grpc.GenericRpcHandler[Any, Any]]:
+    """Attach the Metric API to ``evaluator`` and return the MetricRegistry handlers."""
+    metric_api = build_api(settings)
+    attach(evaluator, metric_api)
+    return [Registry(metric_api).handler()]
+
+
+class Registry:
+    """The MetricRegistry RPCs."""
+
+    def __init__(self, metric_api: MetricApi) -> None:
+        assert metric_api.store is not None
+        self.store: MetricStore = metric_api.store
+
+    def handler(self) -> grpc.GenericRpcHandler[Any, Any]:
+        """One generic handler serving every method of the service."""
+        service = pb.DESCRIPTOR.services_by_name["MetricRegistry"]
+        methods = {}
+        for method in service.methods:
+            request_class = getattr(pb, method.input_type.name)
+            methods[method.name] = grpc.unary_unary_rpc_method_handler(
+                self._unary(method.name, request_class),
+                request_deserializer=None,
+                response_serializer=None,
+            )
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+    def _unary(self, name: str, request_class: Any) -> Any:
+        implementation = getattr(self, _snake(name))
+        path = f"/{SERVICE_NAME}/{name}"
+
+        async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+            from evald.service import abort
+
+            start = time.perf_counter()
+            code = grpc.StatusCode.OK
+            try:
+                try:
+                    request = request_class.FromString(raw)
+                except Exception:
+                    raise InvalidArgument("", "request is not a valid protobuf message") from None
+                response = await implementation(request)
+                return bytes(response.SerializeToString())
+            except EvalError as exc:
+                code = exc.code
+                await abort(context, exc.to_status())
+            except Exception:
+                code = grpc.StatusCode.INTERNAL
+                log.exception("unexpected failure in %s", path)
+                await abort(context, internal_status())
+            finally:
+                logs.request_line(
+                    path, "registry", 0, code.name, (time.perf_counter() - start) * 1000
+                )
+            raise AssertionError("unreachable")
+
+        return handle
+
+    async def list_predefined_metrics(self, request: Any) -> Any:
+        from evald.predefined.registry import registry
+
+        response = pb.ListPredefinedMetricsResponse()
+        for metric in registry().values():
+            if request.family and metric.family != request.family:
+                continue
+            item = response.metrics.add(
+                name=metric.name,
+                family=metric.family,
+                definition=metric.definition,
+                score_range=metric.score_range,
+                needs_judge=metric.needs_judge,
+            )
+            for p in metric.parameters:
+                item.parameters.add(
+                    name=p.name,
+                    kind=p.kind,
+                    description=p.description,
+                    choices=list(p.choices),
+                    default_json="" if p.default is None else json.dumps(p.default),
+                )
+        return response
+
+    async def create_evaluation_metric(self, request: Any) -> Any:
+        if not PARENT.match(request.parent):
+            raise InvalidArgument("parent", "must look like projects/P/locations/L")
+        which = request.metric.WhichOneof("metric_spec") if request.HasField("metric") else None
+        if which is None:
+            raise InvalidArgument(
+                "metric", "a metric with one spec is required: " + ", ".join(sorted(SPEC_NAMES))
+            )
+        metric_id = request.evaluation_metric_id or "m" + secrets.token_hex(8)
+        if not METRIC_ID.match(metric_id):
+            raise InvalidArgument(
+                "evaluation_metric_id", "1-63 of a-z, 0-9 and '-', starting with a letter"
+            )
+        name = f"{request.parent}/evaluationMetrics/{metric_id}"
+        # Stored as v1beta1 Metric bytes: the same wire format the request carried.
+        stored = await self.store.create(
+            name,
+            request.display_name,
+            request.description,
+            request.metric.SerializeToString(),
+        )
+        if stored is None:
+            raise AlreadyExists(f"evaluation metric {name!r} already exists")
+        return _message(stored)
+
+    async def get_evaluation_metric(self, request: Any) -> Any:
+        return _message(await self._existing(request.name))
+
+    async def list_evaluation_metrics(self, request: Any) -> Any:
+        if not PARENT.match(request.parent):
+            raise InvalidArgument("parent", "must look like projects/P/locations/L")
+        size = request.page_size if 0 < request.page_size <= MAX_PAGE else MAX_PAGE
+        items = await self.store.list(
+            f"{request.parent}/evaluationMetrics/", request.page_token, size + 1
+        )
+        response = pb.ListEvaluationMetricsResponse()
+        response.evaluation_metrics.extend(_message(i) for i in items[:size])
+        if len(items) > size:
+            response.next_page_token = items[size - 1].name
+        return response
+
+    async def delete_evaluation_metric(self, request: Any) -> Any:
+        await self._existing(request.name)
+        await self.store.delete(request.name)
+        from google.protobuf import empty_pb2
+
+        return empty_pb2.Empty()
+
+    async def _existing(self, name: str) -> StoredMetric:
+        if not NAME.match(name):
+            raise InvalidArgument(
+                "name", "must look like projects/P/locations/L/evaluationMetrics/ID"
+            )
+        stored = await self.store.get(name)
+        if stored is None:
+            raise NotFound(f"evaluation metric {name!r} is not registered")
+        return stored
+
+
+def _message(stored: StoredMetric) -> Any:
+    message = pb.EvaluationMetric(
+        name=stored.name, display_name=stored.display_name, description=stored.description
+    )
+    message.metric.ParseFromString(stored.metric)
+    message.create_time.FromNanoseconds(int(stored.create_time * 1e9))
+    return message
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+_ = api  # the v1beta1 Metric class must be registered before pb parses one

@@ -1,0 +1,206 @@
+"""The shared machinery of judge-backed handlers: autorater config, sampling, flipping.
+
+A pointwise handler builds one prompt; a pairwise handler builds the prompt for the normal order
+and, when ``flip_enabled``, for the swapped order. Samples run concurrently (each still bounded
+by the judge's concurrency limit), each with its own cache entry (its index is in the key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from evald import judges
+from evald.errors import InvalidArgument
+from evald.judges import GenerationParams, JudgeRequest
+from evald.metrics.autorater import verdicts
+from evald.metrics.autorater.verdicts import Choice, Scale, Score
+
+T = TypeVar("T")
+MAX_SAMPLES = 32
+CONFIG = "autorater_config"
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """What the request's ``autorater_config`` asks for."""
+
+    model: str = ""
+    count: int = 1
+    flip: bool = False
+    params: GenerationParams = field(default_factory=GenerationParams)
+
+
+def sampling(config: Any | None) -> Sampling:
+    """Validate an ``AutoraterConfig`` message (None = unset) into :class:`Sampling`."""
+    if config is None:
+        return Sampling()
+    count = config.sampling_count if config.HasField("sampling_count") else 1
+    if not 1 <= count <= MAX_SAMPLES:
+        raise InvalidArgument(
+            f"{CONFIG}.sampling_count", f"must be within 1..{MAX_SAMPLES}, got {count}"
+        )
+    return Sampling(
+        model=config.autorater_model,
+        count=count,
+        flip=config.HasField("flip_enabled") and config.flip_enabled,
+        params=generation_params(config.generation_config)
+        if config.HasField("generation_config")
+        else GenerationParams(),
+    )
+
+
+def generation_params(gc: Any) -> GenerationParams:
+    """The judge sampling parameters of a ``GenerationConfig`` (others are ignored)."""
+    path = f"{CONFIG}.generation_config"
+    if gc.HasField("candidate_count") and gc.candidate_count not in (0, 1):
+        raise InvalidArgument(
+            f"{path}.candidate_count", "must be 1; ask for more samples with sampling_count"
+        )
+
+    def opt(name: str) -> Any:
+        return getattr(gc, name) if gc.HasField(name) else None
+
+    return GenerationParams(
+        temperature=opt("temperature"),
+        top_p=opt("top_p"),
+        top_k=opt("top_k"),
+        max_output_tokens=opt("max_output_tokens"),
+        seed=opt("seed"),
+        presence_penalty=opt("presence_penalty"),
+        frequency_penalty=opt("frequency_penalty"),
+        stop_sequences=tuple(gc.stop_sequences),
+    )
+
+
+async def all_or_nothing(tasks: Sequence[Awaitable[T]]) -> list[T]:
+    """Await every task; on the first failure cancel the rest and raise it."""
+    futures = [asyncio.ensure_future(t) for t in tasks]
+    try:
+        return list(await asyncio.gather(*futures))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        await asyncio.gather(*futures, return_exceptions=True)
+        raise
+
+
+@dataclass(frozen=True)
+class PointwiseOutcome:
+    """The combined verdict of all samples."""
+
+    score: float | None
+    explanation: str
+    confidence: float | None
+    raw: list[str]
+
+
+@dataclass(frozen=True)
+class PairwiseOutcome:
+    """The combined pairwise verdict: ``BASELINE``, ``CANDIDATE`` or ``TIE``."""
+
+    choice: str | None
+    explanation: str
+    confidence: float | None
+    raw: list[str]
+
+
+async def pointwise(
+    prompt: str,
+    system: str | None,
+    scale: Scale,
+    *,
+    strict: bool = True,
+) -> PointwiseOutcome:
+    """Ask for ``sampling_count`` scores of ``prompt`` and combine them.
+
+    ``strict=False`` (raw output asked for) sends no response schema and keeps answers with no
+    readable score: the caller then gets raw outputs, and a score only if some sample had one.
+    """
+    plan = sampling(judges.call.current().autorater_config)
+    request = JudgeRequest(prompt, system, scale.schema() if strict else None, plan.params)
+
+    def read(text: str) -> Score | None:
+        if strict:
+            return verdicts.read_score(text, scale)
+        try:
+            return verdicts.read_score(text, scale)
+        except judges.OutputError:
+            return None
+
+    async with judges.session() as session:
+        target = session.runtime.resolve(plan.model)
+        answers = await all_or_nothing(
+            [session.ask(target, request, i, read) for i in range(plan.count)]
+        )
+    scores = [a.value for a in answers if a.value is not None]
+    raw = [a.text for a in answers]
+    if not scores:
+        return PointwiseOutcome(None, "", None, raw)
+    values = [s.value for s in scores]
+    final = verdicts.majority_score(values) if scale.discrete else verdicts.mean_score(values)
+    agreeing = [s for s in scores if s.value == final]
+    closest = agreeing[0] if agreeing else min(scores, key=lambda s: abs(s.value - final))
+    confidence = len(agreeing) / len(answers)
+    return PointwiseOutcome(final, closest.explanation, confidence, raw)
+
+
+LetterMap = dict[str, str]
+NORMAL: LetterMap = {"A": "BASELINE", "B": "CANDIDATE", "SAME": "TIE"}
+FLIPPED: LetterMap = {"A": "CANDIDATE", "B": "BASELINE", "SAME": "TIE"}
+
+
+async def pairwise(
+    render: Callable[[bool], str],
+    system: str | None,
+    *,
+    strict: bool = True,
+) -> PairwiseOutcome:
+    """Ask for ``sampling_count`` A/SAME/B choices and combine them.
+
+    ``render(flipped)`` is the prompt with Response A = baseline, B = candidate (or swapped when
+    ``flipped``). With ``flip_enabled`` the odd-numbered samples (1, 3, ...) are flipped and their
+    answers mapped back. ``choice`` is None only when ``strict`` is off and no answer was readable.
+    """
+    plan = sampling(judges.call.current().autorater_config)
+    schema = verdicts.PAIRWISE_SCHEMA if strict else None
+    prompts = {flipped: render(flipped) for flipped in ({False, True} if plan.flip else {False})}
+
+    def read(text: str) -> Choice | None:
+        if strict:
+            return verdicts.read_choice(text)
+        try:
+            return verdicts.read_choice(text)
+        except judges.OutputError:
+            return None
+
+    flips = [plan.flip and i % 2 == 1 for i in range(plan.count)]
+    async with judges.session() as session:
+        target = session.runtime.resolve(plan.model)
+        answers = await all_or_nothing(
+            [
+                session.ask(target, JudgeRequest(prompts[f], system, schema, plan.params), i, read)
+                for i, f in enumerate(flips)
+            ]
+        )
+    raw = [a.text for a in answers]
+    mapped = [
+        ((FLIPPED if f else NORMAL)[a.value.letter], a.value.explanation)
+        for a, f in zip(answers, flips, strict=True)
+        if a.value is not None
+    ]
+    if not mapped:
+        return PairwiseOutcome(None, "", None, raw)
+    final = verdicts.majority_choice([c for c, _ in mapped])
+    agreeing = [e for c, e in mapped if c == final]
+    explanation = (
+        agreeing[0]
+        if agreeing
+        else (
+            "the samples were split evenly between baseline and candidate: "
+            + "; ".join(f"{c}: {e}" for c, e in mapped)
+        )
+    )
+    return PairwiseOutcome(final, explanation, len(agreeing) / len(answers), raw)

@@ -1,0 +1,114 @@
+"""Registered ``Metric`` definitions in one SQLite file, keyed by resource name.
+
+Resource names look like Vertex AI's: ``projects/P/locations/L/evaluationMetrics/ID``. The
+metric is stored as serialized ``google.cloud.aiplatform.v1beta1.Metric`` bytes. Each call
+opens its own connection (sqlite3 connections must not cross threads), off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS evaluation_metrics (
+    name TEXT PRIMARY KEY,
+    display_name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    metric BLOB NOT NULL,
+    create_time REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True)
+class StoredMetric:
+    """One registered definition."""
+
+    name: str
+    display_name: str
+    description: str
+    metric: bytes
+    """A serialized v1beta1 ``Metric``."""
+    create_time: float
+
+
+class MetricStore:
+    """The registered metrics of one server, in the SQLite file ``path`` (created on first use)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._ready = False
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        if not self._ready:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=10)
+        try:
+            if not self._ready:
+                connection.execute(SCHEMA)
+                self._ready = True
+            with connection:  # one transaction
+                yield connection
+        finally:
+            connection.close()
+
+    def _insert(self, item: StoredMetric) -> bool:
+        with self._connect() as db:
+            try:
+                db.execute(
+                    "INSERT INTO evaluation_metrics VALUES (?, ?, ?, ?, ?)",
+                    (item.name, item.display_name, item.description, item.metric, item.create_time),
+                )
+            except sqlite3.IntegrityError:
+                return False
+        return True
+
+    def _get(self, name: str) -> StoredMetric | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT name, display_name, description, metric, create_time "
+                "FROM evaluation_metrics WHERE name = ?",
+                (name,),
+            ).fetchone()
+        return None if row is None else StoredMetric(*row)
+
+    def _list(self, prefix: str, after: str, limit: int) -> list[StoredMetric]:
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT name, display_name, description, metric, create_time "
+                "FROM evaluation_metrics WHERE substr(name, 1, ?) = ? AND name > ? "
+                "ORDER BY name LIMIT ?",
+                (len(prefix), prefix, after, limit),
+            ).fetchall()
+        return [StoredMetric(*row) for row in rows]
+
+    def _delete(self, name: str) -> bool:
+        with self._connect() as db:
+            cursor = db.execute("DELETE FROM evaluation_metrics WHERE name = ?", (name,))
+        return cursor.rowcount > 0
+
+    async def create(
+        self, name: str, display_name: str, description: str, metric: bytes
+    ) -> StoredMetric | None:
+        """Store a new definition; None if ``name`` is already taken."""
+        item = StoredMetric(name, display_name, description, metric, time.time())
+        return item if await asyncio.to_thread(self._insert, item) else None
+
+    async def get(self, name: str) -> StoredMetric | None:
+        """The definition called ``name``, or None."""
+        return await asyncio.to_thread(self._get, name)
+
+    async def list(self, prefix: str, after: str = "", limit: int = 100) -> list[StoredMetric]:
+        """Definitions whose name starts with ``prefix``, by name, after ``after``."""
+        return await asyncio.to_thread(self._list, prefix, after, limit)
+
+    async def delete(self, name: str) -> bool:
+        """Remove ``name``; False if it did not exist."""
+        return await asyncio.to_thread(self._delete, name)

@@ -1,0 +1,1 @@
+"""Local stand-ins for external services (LLM judges), for tests."""

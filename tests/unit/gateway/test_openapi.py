@@ -1,0 +1,82 @@
+"""The OpenAPI document: paths from the http rules, schemas from the messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evald.gateway import openapi
+from evald.gateway.routes import default_routes, routes_for
+
+from tests.unit.gateway import fake_service
+
+DOC = openapi.document(default_routes())
+
+
+def refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["$ref"]] if "$ref" in node else []
+        return found + [r for value in node.values() for r in refs(value)]
+    if isinstance(node, list):
+        return [r for value in node for r in refs(value)]
+    return []
+
+
+def test_paths() -> None:
+    assert DOC["openapi"].startswith("3.")
+    assert set(DOC["paths"]) == {
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}:evaluateInstances",
+        "/v1beta1:evaluateInstances",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}:evaluateDataset",
+        "/v1beta1:evaluateDataset",
+        "/v1/projects/{projectsId}/locations/{locationsId}:evaluateInstances",
+        "/v1:evaluateInstances",
+        "/v1/predefinedMetrics",
+        "/v1beta1/predefinedMetrics",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}/evaluationMetrics",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}/evaluationMetrics/{evaluationMetricsId}",
+    }
+    operation = DOC["paths"]["/v1/projects/{projectsId}/locations/{locationsId}:evaluateInstances"][
+        "post"
+    ]
+    names = [p["name"] for p in operation["parameters"] if p["in"] == "path"]
+    assert names == ["projectsId", "locationsId"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {
+        "$ref": "#/components/schemas/google.cloud.aiplatform.v1.EvaluateInstancesRequest"
+    }
+
+
+def test_every_reference_resolves() -> None:
+    schemas = DOC["components"]["schemas"]
+    for ref in refs(DOC):
+        assert ref.startswith("#/components/schemas/")
+        assert ref.removeprefix("#/components/schemas/") in schemas, ref
+
+
+def test_schemas_follow_the_json_mapping() -> None:
+    schemas = DOC["components"]["schemas"]
+    request = schemas["google.cloud.aiplatform.v1beta1.EvaluateInstancesRequest"]["properties"]
+    assert "exactMatchInput" in request
+    assert "exact_match_input" not in request
+    assert request["exactMatchInput"]["description"] == "oneof metric_inputs"
+    value = schemas["google.cloud.aiplatform.v1beta1.ExactMatchMetricValue"]["properties"]
+    assert value["score"] == {"type": "number", "format": "float"}
+    rouge = schemas["google.cloud.aiplatform.v1beta1.RougeSpec"]["properties"]
+    assert rouge["useStemmer"] == {"type": "boolean"}
+    instances = schemas["google.cloud.aiplatform.v1beta1.BleuInput"]["properties"]["instances"]
+    assert instances["type"] == "array"
+    comet = schemas["google.cloud.aiplatform.v1beta1.CometSpec"]["properties"]["version"]
+    assert comet["enum"] == ["COMET_VERSION_UNSPECIFIED", "COMET_22_SRC_REF"]
+
+
+def test_wildcards_and_field_bodies() -> None:
+    doc = openapi.document(routes_for([fake_service.build()]))
+    assert set(doc["paths"]) == {
+        "/v1/things/{thingsId}",
+        "/v1/shelves/{inner.shelf_id}/{name}",
+        "/v1/things/{thingsId}:purge",
+    }
+    patch = doc["paths"]["/v1/things/{thingsId}"]["patch"]
+    schema = patch["requestBody"]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/test.things.v1.Thing"}
+    assert "requestBody" not in doc["paths"]["/v1/things/{thingsId}"]["get"]

@@ -1,0 +1,421 @@
+"""Judge-backed handlers against the local fake endpoint, through the real SDK clients.
+
+Both backends (google-genai -> Gemini REST, openai -> chat completions) run every case.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from evald import api
+from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
+from evald.judges import call
+from evald.metrics.autorater.custom import PairwiseMetric, PointwiseMetric
+from evald.metrics.autorater.predefined import Fluency, PairwiseQuestionAnsweringQuality
+from evald_proto.aiplatform.v1beta1 import content_pb2
+
+from tests.fakes.judge_config import API_KEY, MODELS, configure
+from tests.fakes.judge_server import FakeJudge, Reply, running
+
+m: Any = api.messages
+BACKENDS = ["gemini", "openai"]
+TEMPLATE = "Rate this response: {response}\nto the prompt: {prompt}"
+INSTANCE = json.dumps({"prompt": "Say hi", "response": "Hello!"})
+
+
+def verdict(score: float, explanation: str = "because") -> str:
+    return json.dumps({"explanation": explanation, "score": score})
+
+
+def choice(letter: str, explanation: str = "because") -> str:
+    return json.dumps({"explanation": explanation, "pairwise_choice": letter})
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeJudge]:
+    with running() as judge:
+        yield judge
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(
+    request: pytest.FixtureRequest,
+    fake: FakeJudge,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> str:
+    """A judge config of the given backend pointing at the fake (cache off, fast retries)."""
+    fake.reset()
+    configure(monkeypatch, tmp_path, fake.url, request.param)
+    return str(request.param)
+
+
+def pointwise_input(template: str = TEMPLATE, instance: str = INSTANCE, **spec: Any) -> Any:
+    return m.PointwiseMetricInput(
+        metric_spec=m.PointwiseMetricSpec(metric_prompt_template=template, **spec),
+        instance=m.PointwiseMetricInstance(json_instance=instance),
+    )
+
+
+def autorater(**fields: Any) -> call.CallContext:
+    return call.CallContext(autorater_config=m.AutoraterConfig(**fields))
+
+
+async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) -> None:
+    fake.script(verdict(4, "polite and short"))
+    spec = {"system_instruction": "You are a strict grader."}
+    result = await PointwiseMetric().evaluate(pointwise_input(**spec), "pointwise_metric_input")
+    assert result.HasField("score")
+    assert (result.score, result.explanation) == (4.0, "polite and short")
+    (sent,) = fake.calls
+    assert sent.protocol == backend
+    assert sent.model == MODELS[backend]
+    assert sent.prompt == "Rate this response: Hello!\nto the prompt: Say hi"
+    assert sent.system == "You are a strict grader."
+    if backend == "gemini":
+        assert sent.headers["x-goog-api-key"] == API_KEY
+        schema = sent.body["generationConfig"]["responseJsonSchema"]
+    else:
+        assert sent.headers["authorization"] == f"Bearer {API_KEY}"
+        schema = sent.body["response_format"]["json_schema"]["schema"]
+    assert set(schema["properties"]) == {"explanation", "score"}
+
+
+async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
+    fake.script(verdict(0))
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert result.HasField("score")
+    assert result.score == 0.0
+
+
+async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: str) -> None:
+    fake.script("Rating: 3\nFree-form verdict the caller parses itself")
+    spec = {"custom_output_format_config": m.CustomOutputFormatConfig(return_raw_output=True)}
+    result = await PointwiseMetric().evaluate(pointwise_input(**spec), "pointwise_metric_input")
+    assert list(result.custom_output.raw_outputs.raw_output) == [
+        "Rating: 3\nFree-form verdict the caller parses itself"
+    ]
+    assert result.score == 3.0
+    body = fake.calls[0].body
+    assert "responseJsonSchema" not in body.get("generationConfig", {})
+    assert "response_format" not in body
+
+
+async def test_missing_template_variable_is_invalid_argument(fake: FakeJudge, backend: str) -> None:
+    with pytest.raises(InvalidArgument) as err:
+        await PointwiseMetric().evaluate(
+            pointwise_input(instance='{"response": "x"}'), "pointwise_metric_input"
+        )
+    assert err.value.violations[0].field == "pointwise_metric_input.instance.json_instance"
+    assert "'prompt'" in err.value.message
+    assert fake.calls == []
+
+
+@pytest.mark.parametrize(
+    ("replies", "calls"),
+    [
+        ([Reply(status=429), verdict(5)], 2),
+        ([Reply(status=503), Reply(status=500), verdict(5)], 3),
+        (["I like it a lot.", verdict(5)], 2),  # garbage text, then a verdict
+        ([Reply(raw=b'{"candidates": [{"content": {"parts": [{"te'), verdict(5)], 2),
+        ([Reply(raw=b'{"choices": [{"message": {"content": "x'), verdict(5)], 2),
+        (['{"score": 5, "expl', verdict(5)], 2),  # truncated JSON in the answer
+    ],
+)
+async def test_transient_failures_are_retried(
+    fake: FakeJudge, backend: str, replies: list[Reply | str], calls: int
+) -> None:
+    fake.script(*replies)
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert result.score == 5.0
+    assert len(fake.calls) == calls
+
+
+@pytest.mark.parametrize(
+    "reply", [Reply(status=500), Reply(status=429), Reply(text="no verdict here")]
+)
+async def test_retries_run_out_unavailable(fake: FakeJudge, backend: str, reply: Reply) -> None:
+    fake.script(*[reply] * 3)
+    with pytest.raises(Unavailable) as err:
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert len(fake.calls) == 3  # max_attempts in the test config
+    assert "judge 'fake'" in err.value.message
+    assert backend in err.value.message
+
+
+async def test_rejected_call_is_not_retried(fake: FakeJudge, backend: str) -> None:
+    fake.script(Reply(status=401, text=f"API key {API_KEY} not valid"))  # echoes the key back
+    with pytest.raises(FailedPrecondition) as err:
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert len(fake.calls) == 1
+    assert "401" in err.value.message
+    assert API_KEY not in err.value.message
+
+
+async def test_request_deadline_is_honoured(fake: FakeJudge, backend: str) -> None:
+    fake.script(Reply(text=verdict(5), delay=3.0))
+    start = time.monotonic()
+    with (
+        call.scope(call.CallContext(deadline=time.monotonic() + 0.5)),
+        pytest.raises(DeadlineExceeded) as err,
+    ):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert time.monotonic() - start < 2.0
+    assert "judge 'fake'" in err.value.message
+
+
+async def test_per_call_timeout_then_unavailable(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, timeout=0.3, attempts=2)
+    fake.script(Reply(text=verdict(5), delay=1.5), Reply(text=verdict(5), delay=1.5))
+    with pytest.raises(Unavailable, match="no answer within"):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert len(fake.calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("answers", "score"),
+    [
+        ([3, 3, 3], 3.0),
+        ([1, 2, 6], 3.0),  # open scale: the mean
+        ([0.5, 1.0], 0.75),
+    ],
+)
+async def test_sampling_mean_for_custom_pointwise(
+    fake: FakeJudge, backend: str, answers: list[float], score: float
+) -> None:
+    fake.script(*[verdict(a) for a in answers])
+    with call.scope(autorater(sampling_count=len(answers))):
+        result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert result.score == pytest.approx(score)
+    assert len(fake.calls) == len(answers)
+
+
+@pytest.mark.parametrize(
+    ("answers", "score", "confidence"),
+    [
+        ([4, 2, 4], 4.0, 2 / 3),
+        ([2, 4], 2.0, 0.5),  # tie: nearest the mean (3) then lower
+        ([5, 5, 5, 5], 5.0, 1.0),
+    ],
+)
+async def test_sampling_majority_for_predefined(
+    fake: FakeJudge, backend: str, answers: list[int], score: float, confidence: float
+) -> None:
+    fake.script(*[verdict(a) for a in answers])
+    metric_input = m.FluencyInput(instance=m.FluencyInstance(prediction="Hello there."))
+    with call.scope(autorater(sampling_count=len(answers))):
+        result = await Fluency().evaluate(metric_input, "fluency_input")
+    assert result.score == score
+    assert result.confidence == pytest.approx(confidence, rel=1e-6)
+
+
+@pytest.mark.parametrize("count", [0, 33, -1])
+async def test_sampling_count_out_of_range(fake: FakeJudge, backend: str, count: int) -> None:
+    with call.scope(autorater(sampling_count=count)), pytest.raises(InvalidArgument) as err:
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert err.value.violations[0].field == "autorater_config.sampling_count"
+    assert fake.calls == []
+
+
+def pairwise_input(**spec: Any) -> Any:
+    instance = {
+        "prompt": "2+2?",
+        "response": "CANDIDATE-TEXT",
+        "baseline_model_response": "BASE-TEXT",
+    }
+    template = "Prompt: {prompt}\nResponse A: {baseline_model_response}\nResponse B: {response}"
+    return m.PairwiseMetricInput(
+        metric_spec=m.PairwiseMetricSpec(metric_prompt_template=template, **spec),
+        instance=m.PairwiseMetricInstance(json_instance=json.dumps(instance)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("letter", "expected"), [("A", "BASELINE"), ("B", "CANDIDATE"), ("SAME", "TIE")]
+)
+async def test_pairwise_choice_mapping(
+    fake: FakeJudge, backend: str, letter: str, expected: str
+) -> None:
+    fake.script(choice(letter, "reasons"))
+    result = await PairwiseMetric().evaluate(pairwise_input(), "pairwise_metric_input")
+    assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
+    assert result.explanation == "reasons"
+
+
+def prefers(text: str) -> Any:
+    """A judge that picks whichever position holds ``text`` (an unbiased judge)."""
+
+    def answer(prompt: str) -> str:
+        a_line = next(line for line in prompt.splitlines() if line.startswith("Response A"))
+        return choice("A" if text in a_line else "B")
+
+    return answer
+
+
+def always_a(prompt: str) -> str:
+    """A judge with total position bias."""
+    return choice("A")
+
+
+@pytest.mark.parametrize(
+    ("judge", "flip", "expected"),
+    [
+        (prefers("CANDIDATE-TEXT"), False, "CANDIDATE"),
+        (prefers("CANDIDATE-TEXT"), True, "CANDIDATE"),  # flipped sample maps back
+        (always_a, False, "BASELINE"),
+        (always_a, True, "TIE"),  # the bias shows up as a split
+    ],
+)
+async def test_flip(
+    fake: FakeJudge,
+    backend: str,
+    monkeypatch: pytest.MonkeyPatch,
+    judge: Any,
+    flip: bool,
+    expected: str,
+) -> None:
+    monkeypatch.setattr(fake, "default", judge)
+    spec = {
+        "candidate_response_field_name": "response",
+        "baseline_response_field_name": "baseline_model_response",
+    }
+    with call.scope(autorater(sampling_count=2, flip_enabled=flip)):
+        result = await PairwiseMetric().evaluate(pairwise_input(**spec), "pairwise_metric_input")
+    assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
+    prompts = sorted(c.prompt for c in fake.calls)
+    swapped = (
+        "Response A: CANDIDATE-TEXT" in prompts[0] or "Response A: CANDIDATE-TEXT" in prompts[1]
+    )
+    assert swapped == flip
+
+
+async def test_predefined_pairwise_flip_confidence(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fake, "default", always_a)
+    metric_input = m.PairwiseQuestionAnsweringQualityInput(
+        instance=m.PairwiseQuestionAnsweringQualityInstance(
+            prediction="4", baseline_prediction="5", instruction="2+2?"
+        )
+    )
+    with call.scope(autorater(sampling_count=4, flip_enabled=True)):
+        result = await PairwiseQuestionAnsweringQuality().evaluate(
+            metric_input, "pairwise_question_answering_quality_input"
+        )
+    assert m.PairwiseChoice.Name(result.pairwise_choice) == "TIE"
+    assert result.confidence == 0.0  # no sample said TIE: 2 BASELINE, 2 CANDIDATE
+    assert len(fake.calls) == 4
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "projects/p/locations/us-central1/publishers/google/models/{model}",
+        "{model}",
+        "fake",
+    ],
+)
+async def test_model_names_resolve(fake: FakeJudge, backend: str, model: str) -> None:
+    fake.script(verdict(2))
+    with call.scope(autorater(autorater_model=model.format(model=MODELS[backend]))):
+        result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert result.score == 2.0
+    assert fake.calls[0].model == MODELS[backend]
+
+
+async def test_unknown_model_is_invalid_argument(fake: FakeJudge, backend: str) -> None:
+    with call.scope(autorater(autorater_model="gpt-7")), pytest.raises(InvalidArgument) as err:
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert err.value.violations[0].field == "autorater_config.autorater_model"
+    assert fake.calls == []
+
+
+async def test_generation_params_are_sent(fake: FakeJudge, backend: str) -> None:
+    fake.script(verdict(3))
+    config = content_pb2.GenerationConfig(temperature=0.25, max_output_tokens=256, seed=7)
+    with call.scope(autorater(generation_config=config)):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    body = fake.calls[0].body
+    if backend == "gemini":
+        sent = body["generationConfig"]
+        assert (sent["temperature"], sent["maxOutputTokens"], sent["seed"]) == (0.25, 256, 7)
+    else:
+        assert (body["temperature"], body["max_tokens"], body["seed"]) == (0.25, 256, 7)
+
+
+async def test_no_judge_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("EVALD_JUDGE_CONFIG", "EVALD_JUDGE_BACKEND"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(FailedPrecondition, match="EVALD_JUDGE_CONFIG"):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+
+
+async def test_cache_hit_makes_no_call(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, cache=True)
+    fake.script(verdict(4), verdict(1), verdict(2), verdict(5))
+    with call.scope(autorater(sampling_count=2)):
+        first = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        assert len(fake.calls) == 2  # one call per sample: the sample index is in the key
+        again = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert len(fake.calls) == 2
+    assert again.score == first.score == 2.5
+    other = await PointwiseMetric().evaluate(
+        pointwise_input(instance=json.dumps({"prompt": "x", "response": "y"})),
+        "pointwise_metric_input",
+    )
+    assert len(fake.calls) == 3  # a different prompt is a miss
+    assert other.score == 2.0
+    with call.scope(call.CallContext(use_cache=False)):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert len(fake.calls) == 4  # per-request opt-out
+
+
+async def test_unparsed_answers_are_not_cached(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, cache=True, attempts=1)
+    fake.script("garbage", verdict(3))
+    with pytest.raises(Unavailable):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert result.score == 3.0
+    assert len(fake.calls) == 2
+
+
+async def test_key_never_logged(
+    fake: FakeJudge, backend: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake.script(Reply(status=500), verdict(4), Reply(status=403, text=f"bad key {API_KEY}"))
+    with caplog.at_level(logging.DEBUG):
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        with pytest.raises(FailedPrecondition):
+            await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert any(r.name == "evald.judges" for r in caplog.records)  # logging did happen
+    assert API_KEY in fake.calls[0].headers.get("x-goog-api-key", "") + fake.calls[0].headers.get(
+        "authorization", ""
+    )
+    logged = caplog.text + "".join(str(getattr(r, "fields", "")) for r in caplog.records)
+    assert API_KEY not in logged
+
+
+async def test_vertex_express_mode(
+    fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake.reset()
+    configure(monkeypatch, tmp_path, fake.url, "gemini", vertex=True)
+    fake.script(verdict(5))
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    assert result.score == 5.0
+    assert (
+        fake.calls[0].path == "/v1beta1/publishers/google/models/gemini-2.5-flash:generateContent"
+    )
