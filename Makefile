@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: install dev serve test lint format proto proto-sync proto-check bench check clean
+.PHONY: install dev serve test lint format proto proto-sync proto-check bench soak check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,9 @@ proto-check: proto  ## fail if the committed generated code is stale
 
 bench: dev  ## performance benchmark (Markdown + JSON report)
 	$(BIN)/python -m bench $(ARGS)
+
+soak: dev  ## bounded load on loopback, zero errors and flat RSS (ARGS="--duration 60" to shorten)
+	$(BIN)/python -m soak $(ARGS)
 
 check: lint proto-check test  ## everything CI runs
 

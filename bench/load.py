@@ -171,11 +171,11 @@ async def _connect(target: Target, connections: int) -> tuple[list[Any], Any]:
             )
             for _ in range(connections)
         ]
-        calls = [channel.unary_unary(target.path) for channel in channels]
+        calls = [channel.unary_unary(target.path, None, None) for channel in channels]
 
         async def close_channels() -> None:
             for channel in channels:
-                await channel.close()
+                await channel.close(None)
 
         return calls, close_channels
 

@@ -33,6 +33,7 @@ from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 from google.protobuf import json_format
 
 from bench import load
+from bench.load import Load
 from bench.report import Row, Section
 from bench.texts import TextSource
 
@@ -62,8 +63,8 @@ class Plan:
     """Budgets of one run."""
 
     rounds: int
-    load: load.Load
-    batch_load: load.Load
+    load: Load
+    batch_load: Load
     pairs: int
     """Distinct (reference, prediction) pairs per load process, cycled through."""
     baseline_seconds: float
@@ -75,12 +76,12 @@ def plan(quick: bool) -> Plan:
     """Tiny budgets with ``quick`` (a smoke test), else ~3 s per measurement."""
     cores = _cores()
     if quick:
-        tiny = load.Load(processes=2, connections=2, concurrency=4, seconds=0.3, warmup=2)
-        return Plan(1, tiny, tiny, pairs=200, baseline_seconds=0.1, compare=False)
+        tiny = Load(processes=1, connections=2, concurrency=4, seconds=0.2, warmup=1)
+        return Plan(1, tiny, tiny, pairs=100, baseline_seconds=0.05, compare=False)
     return Plan(
         rounds=2,
-        load=load.Load(processes=cores, connections=4, concurrency=32, seconds=3.0),
-        batch_load=load.Load(processes=cores, connections=4, concurrency=4, seconds=3.0, warmup=2),
+        load=Load(processes=cores, connections=4, concurrency=32, seconds=3.0),
+        batch_load=Load(processes=cores, connections=4, concurrency=4, seconds=3.0, warmup=2),
         pairs=3000,
         baseline_seconds=1.5,
         compare=True,
@@ -120,13 +121,13 @@ def batch_request(
     request = messages.EvaluateInstancesRequest(location="projects/p/locations/l")
     if metric == "bleu":
         request.bleu_input.metric_spec.use_effective_order = True
-        instances = request.bleu_input.instances
+        for reference, prediction in pairs:
+            request.bleu_input.instances.add(prediction=prediction, reference=reference)
     else:
         request.rouge_input.metric_spec.rouge_type = "rougeL"
         request.rouge_input.metric_spec.use_stemmer = True
-        instances = request.rouge_input.instances
-    for reference, prediction in pairs:
-        instances.add(prediction=prediction, reference=reference)
+        for reference, prediction in pairs:
+            request.rouge_input.instances.add(prediction=prediction, reference=reference)
     return request
 
 
@@ -447,7 +448,7 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             )
             try:
                 time.sleep(1.0)
-                small = load.Load(processes=1, connections=1, concurrency=1, seconds=3.0)
+                small = Load(processes=1, connections=1, concurrency=1, seconds=3.0)
                 result = load.run(_grpc(port), exact_match_requests, small)
                 quiet = None
             finally:

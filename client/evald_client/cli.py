@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="run custom-code metrics and result parsers in the sandbox (off by default)",
     )
     serve.add_argument(
-        "--data-dir", type=Path, help="where registered metrics are kept (~/.local/share/evald)"
+        "--data-dir",
+        type=Path,
+        help="where registered metrics and dataset jobs are kept (~/.local/share/evald)",
+    )
+    serve.add_argument(
+        "--job-concurrency", type=int, help="rows of one dataset job scored at once (default 16)"
+    )
+    serve.add_argument(
+        "--max-running-jobs", type=int, help="dataset jobs run at once; more wait (default 2)"
     )
     serve.add_argument(
         "--custom-code-cpu-seconds", type=int, help="CPU seconds per custom-code run (default 5)"
@@ -73,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--custom-code-memory-bytes", type=int, help="address space per custom-code run (512 MiB)"
     )
     _http_flags(serve)
+    _ops_flags(serve)
 
     gateway = commands.add_parser(
         "gateway",
@@ -94,7 +104,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gateway.add_argument("--log-level", help="DEBUG, INFO, WARNING or ERROR (default INFO)")
     _http_flags(gateway)
+    _dataset_commands(commands)
     return parser
+
+
+def _dataset_commands(commands: Any) -> None:
+    """``evald evaluate`` and ``evald jobs`` (logic in evald_client.evaluate / .jobs)."""
+    from evald_client import evaluate, jobs
+
+    evaluate.add_arguments(
+        commands.add_parser(
+            "evaluate",
+            help="score a dataset file and write a summary and an HTML report",
+            description="Score every row of a dataset with the given metrics, in this process "
+            "or through a server. Exit codes: 0 done, 1 run failed, 2 bad usage, "
+            "3 a --fail-under threshold was not met.",
+        )
+    )
+    jobs.add_arguments(
+        commands.add_parser(
+            "jobs",
+            help="list, show or cancel dataset jobs on a server",
+            description="Dataset jobs (EvaluateDataset operations). Exit codes: 0 done, "
+            "1 the call failed, 2 bad usage.",
+        )
+    )
 
 
 def _http_flags(command: argparse.ArgumentParser) -> None:
@@ -106,6 +140,56 @@ def _http_flags(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument(
         "--max-http-body-bytes", type=int, help="largest HTTP request body (default 64 MiB)"
+    )
+
+
+def _ops_flags(command: argparse.ArgumentParser) -> None:
+    """Config file, auth, limits, metrics and tracing (evald.ops). API keys are never flags:
+    a flag's value shows in ``ps`` and shell history."""
+    command.add_argument(
+        "--config", type=Path, help="TOML/JSON file of these settings (flags and env win)"
+    )
+    command.add_argument(
+        "--tls-client-ca", type=Path, help="PEM CA: require client certificates it signed (mTLS)"
+    )
+    command.add_argument(
+        "--auth-keys-file",
+        type=Path,
+        help="TOML/JSON file of API keys; every call then needs one (also EVALD_API_KEYS)",
+    )
+    for name, what, default in (
+        ("health", "the health service and /healthz", "on"),
+        ("reflection", "gRPC server reflection", "off"),
+    ):
+        command.add_argument(
+            f"--auth-open-{name}",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help=f"serve {what} without a key (default {default})",
+        )
+    command.add_argument(
+        "--max-instances", type=int, help="most instances per request (default 100000)"
+    )
+    command.add_argument(
+        "--max-template-bytes", type=int, help="largest judge prompt template (default 1 MiB)"
+    )
+    command.add_argument(
+        "--max-code-bytes", type=int, help="largest custom-code function (default 256 KiB)"
+    )
+    command.add_argument(
+        "--max-concurrent-per-key",
+        type=int,
+        help="calls in flight per API key; 0: no limit (default 0)",
+    )
+    command.add_argument(
+        "--metrics-port", type=int, help="serve Prometheus metrics on this port (0 for any)"
+    )
+    command.add_argument("--metrics-host", help="address of the metrics endpoint (default --host)")
+    command.add_argument(
+        "--tracing",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="export OpenTelemetry spans (needs opentelemetry-sdk)",
     )
 
 
@@ -134,6 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "gateway":
         return _gateway(args)
+    if args.command in ("evaluate", "jobs"):
+        from evald_client import evaluate, jobs
+
+        return int((evaluate if args.command == "evaluate" else jobs).run(args))
     return 2
 
 

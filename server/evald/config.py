@@ -46,7 +46,38 @@ class Settings:
     custom_code_wall_seconds: float = 10.0
     custom_code_memory_bytes: int = 512 * 1024 * 1024
     data_dir: Path | None = None
-    """Where registered metrics are kept (metrics.sqlite3); None: ~/.local/share/evald."""
+    """Where registered metrics (metrics.sqlite3) and dataset jobs (jobs.sqlite3, outputs/) are
+    kept; None: ~/.local/share/evald."""
+    job_concurrency: int = 16
+    """Rows of one dataset job scored at the same time."""
+    max_running_jobs: int = 2
+    """Dataset jobs run at the same time by one server process; more wait, QUEUED."""
+    # Operations (evald.ops): config file, authentication, limits, metrics, tracing.
+    config: Path | None = None
+    """TOML/JSON file of these settings (below ``EVALD_*`` variables and flags)."""
+    tls_client_ca: Path | None = None
+    """PEM CA bundle: require client certificates signed by it (mTLS, both transports)."""
+    auth_keys_file: Path | None = None
+    """TOML/JSON file of API keys; with it (or ``EVALD_API_KEYS``) every call needs a key."""
+    auth_open_health: bool = True
+    """Let the gRPC health service and ``/healthz`` answer without a key (probes send none)."""
+    auth_open_reflection: bool = False
+    """Let gRPC server reflection answer without a key."""
+    max_instances: int = 100_000
+    """Most instances in one request; more is INVALID_ARGUMENT naming the limit."""
+    max_template_bytes: int = 1024 * 1024
+    """Largest judge prompt template or system instruction (UTF-8 bytes)."""
+    max_code_bytes: int = 256 * 1024
+    """Largest custom-code function or result parser (UTF-8 bytes)."""
+    max_concurrent_per_key: int = 0
+    """Calls one API key (or, without auth, all callers together) may have in flight; more are
+    RESOURCE_EXHAUSTED; 0: no limit. A key's own ``max_concurrent`` entry wins."""
+    metrics_port: int | None = None
+    """Serve Prometheus metrics on this port (0 for any); None: not served."""
+    metrics_host: str | None = None
+    """Address the metrics endpoint listens on; None: the same as ``host``."""
+    tracing: bool = False
+    """Export OpenTelemetry spans (needs opentelemetry-sdk; OTLP if its exporter is installed)."""
 
     def __post_init__(self) -> None:
         # An IPv6 literal may be given bracketed ("[::1]", as in URLs) or bare ("::1").
@@ -76,12 +107,28 @@ class Settings:
             raise ValueError("custom code CPU and wall time limits must be positive")
         if self.custom_code_memory_bytes < 32 * 1024 * 1024:
             raise ValueError("custom code memory limit must be at least 32 MiB")
+        if self.job_concurrency < 1 or self.max_running_jobs < 1:
+            raise ValueError("job_concurrency and max_running_jobs must be at least 1")
         if self.workers < 0:
             raise ValueError(f"workers must be 0 (one per core) or more, got {self.workers}")
         if self.scoring_processes is not None and self.scoring_processes < 0:
             raise ValueError(
                 f"scoring processes must be 0 (use a thread) or more, got {self.scoring_processes}"
             )
+        if self.tls_client_ca is not None and not self.tls:
+            raise ValueError(
+                "client certificates (--tls-client-ca) need TLS (--tls-cert, --tls-key)"
+            )
+        for name in ("max_instances", "max_template_bytes", "max_code_bytes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.max_concurrent_per_key < 0:
+            raise ValueError(
+                f"max_concurrent_per_key must be 0 (no limit) or more, "
+                f"got {self.max_concurrent_per_key}"
+            )
+        if self.metrics_port is not None and not 0 <= self.metrics_port <= 65535:
+            raise ValueError(f"metrics port must be within 0..65535, got {self.metrics_port}")
 
     @property
     def tls(self) -> bool:
@@ -92,9 +139,17 @@ class Settings:
     def load(
         cls, overrides: Mapping[str, object] | None = None, env: Mapping[str, str] | None = None
     ) -> Settings:
-        """Defaults, then ``EVALD_*`` variables from ``env``, then non-None ``overrides``."""
+        """Defaults, then the config file (``config`` override or ``EVALD_CONFIG``), then
+        ``EVALD_*`` variables from ``env``, then non-None ``overrides``."""
         env = os.environ if env is None else env
         values: dict[str, object] = {}
+        config = (overrides or {}).get("config") or env.get(ENV_PREFIX + "CONFIG") or None
+        if config is not None:
+            from evald.ops import configfile
+
+            fields = [(f.name, str(f.type)) for f in dataclasses.fields(cls)]
+            values.update(configfile.read(Path(str(config)), fields))
+            values["config"] = Path(str(config))
         for field in dataclasses.fields(cls):
             raw = env.get(ENV_PREFIX + field.name.upper())
             if raw is not None and raw != "":

@@ -12,16 +12,20 @@ import logging
 import signal
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from evald import api, logs, reflection
+from evald import jobs as dataset_jobs
 from evald.config import Settings
 from evald.metric_api import service as metric_registry
-from evald.metrics.base import configure_scoring, warm_scoring_pool
+from evald.metrics.base import configure_scoring, shutdown_scoring, warm_scoring_pool
+from evald.ops import auth, telemetry, tracing
+from evald.ops.interceptor import Guard, GuardInterceptor
+from evald.ops.limits import RequestLimits
 from evald.service import Evaluator, GrpcEvaluationService
 
 log = logging.getLogger(__name__)
@@ -91,6 +95,12 @@ class RunningServer:
     settings: Settings
     http: Any = None
     """The JSON/HTTP gateway (``evald.gateway.RunningGateway``) if ``settings.http_port`` is set."""
+    metrics: telemetry.MetricsServer | None = None
+    """The Prometheus endpoint if ``settings.metrics_port`` is set."""
+    jobs: Any = None
+    """Dataset jobs (``evald.jobs.operations.OperationsService``); stopped after the calls."""
+    refusing: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once :meth:`stop` has begun refusing new calls."""
 
     @property
     def address(self) -> str:
@@ -103,10 +113,18 @@ class RunningServer:
         # Health first, so Watch streams see NOT_SERVING before the server stops taking calls.
         await self.health.enter_graceful_shutdown()
         grace = self.settings.grace_seconds if grace is None else grace
-        if self.http is None:
-            await self.server.stop(grace)
-        else:  # both transports drain together, within the same grace period
-            await asyncio.gather(self.server.stop(grace), self.http.stop(grace))
+        # Both transports drain together, within the same grace period.
+        draining = [asyncio.ensure_future(self.server.stop(grace))]
+        if self.http is not None:
+            draining.append(asyncio.ensure_future(self.http.stop(grace)))
+        await asyncio.sleep(0)  # each stop() refuses new calls as soon as it starts running
+        self.refusing.set()
+        await asyncio.gather(*draining)
+        if self.jobs is not None:  # unfinished jobs stay stored and resume on the next start
+            await self.jobs.runner.stop()
+        if self.metrics is not None:  # last, so a final scrape sees the drained calls
+            await asyncio.to_thread(self.metrics.stop)
+            self.metrics = None
 
 
 def channel_options(settings: Settings) -> list[tuple[str, int]]:
@@ -127,24 +145,47 @@ def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
             pem[what] = path.read_bytes()
         except OSError as exc:
             raise OSError(f"cannot read TLS {what} {path}: {exc.strerror or exc}") from None
-    return grpc.ssl_server_credentials([(pem["key"], pem["certificate"])])
+    if settings.tls_client_ca is None:
+        return grpc.ssl_server_credentials([(pem["key"], pem["certificate"])])
+    try:  # mTLS: only clients with a certificate signed by this CA get in
+        client_ca = settings.tls_client_ca.read_bytes()
+    except OSError as exc:
+        raise OSError(
+            f"cannot read client CA {settings.tls_client_ca}: {exc.strerror or exc}"
+        ) from None
+    return grpc.ssl_server_credentials(
+        [(pem["key"], pem["certificate"])], root_certificates=client_ca, require_client_auth=True
+    )
 
 
 async def start(settings: Settings) -> RunningServer:
     """Build, bind and start the server; raises OSError if it cannot listen."""
     configure_scoring(settings.scoring_processes)
+    try:
+        keys = auth.from_environment(settings.auth_keys_file)
+    except ValueError as exc:
+        raise OSError(str(exc)) from None  # a start-up failure, reported like a bind failure
+    if settings.tracing:
+        tracing.enable()
+    telemetry.load()
+    guard = Guard.from_settings(settings, keys)
+    # No interceptor unless needed: each one costs every call an extra await.
+    interceptors = [GuardInterceptor(guard)] if guard.active or tracing.enabled() else []
     server = grpc.aio.server(
+        interceptors=interceptors,
         options=[
             *channel_options(settings),
             # gRPC turns SO_REUSEPORT on by default: a second server on a busy port would then
             # start silently and share the traffic. Off unless asked, so a clash fails loudly.
             ("grpc.so_reuseport", 1 if settings.reuse_port else 0),
-        ]
+        ],
     )
     evaluator = Evaluator()
     registry = metric_registry.build(settings, evaluator)  # also attaches the Metric API
-    service = GrpcEvaluationService(evaluator)
-    handlers = (*service.method_handlers(), *registry)
+    service = GrpcEvaluationService(evaluator, RequestLimits.from_settings(settings))
+    jobs = dataset_jobs.build(settings, evaluator)  # EvaluateDataset and Operations
+    service.dataset = jobs.evaluate_dataset_handler
+    handlers = (*service.method_handlers(), *registry, *jobs.handlers())
     server.add_generic_rpc_handlers(handlers)
 
     health_servicer = HealthServicer()
@@ -152,7 +193,9 @@ async def start(settings: Settings) -> RunningServer:
     # SERVING before the port opens, so no caller sees an unknown service.
     for name in HEALTH_SERVICES:
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable(server, [*api.SERVED_SERVICE_NAMES, health.SERVICE_NAME])
+    reflection.enable(
+        server, [*api.SERVED_SERVICE_NAMES, dataset_jobs.LRO_SERVICE, health.SERVICE_NAME]
+    )
 
     address = host_port(settings.host, settings.port)
     credentials = server_credentials(settings)
@@ -171,12 +214,28 @@ async def start(settings: Settings) -> RunningServer:
     if settings.http_port is not None:
         from evald import gateway  # only now: aiohttp is needed only with an HTTP port
 
-        try:  # the HTTP gateway calls the same handlers in-process
-            http = await gateway.start_in_process(settings, handlers)
+        try:  # the HTTP gateway calls the same handlers (and interceptors) in-process
+            http = await gateway.start_in_process(settings, handlers, interceptors, guard)
         except OSError:
             await server.stop(0)
             raise
-    return RunningServer(server, port, health_servicer, settings, http)
+    metrics = None
+    if settings.metrics_port is not None:
+        try:
+            metrics = telemetry.serve(settings.metrics_host or settings.host, settings.metrics_port)
+        except OSError as exc:
+            if settings.reuse_port:
+                # Sharing ports (--workers): another process already serves metrics there.
+                log.warning("metrics port busy: not served by this process (%s)", exc)
+            else:
+                await server.stop(0)
+                if http is not None:
+                    await http.stop(0)
+                raise OSError(
+                    f"cannot serve metrics on port {settings.metrics_port}: {exc}"
+                ) from None
+    await jobs.runner.start()  # resumes the jobs a stopped or killed process left unfinished
+    return RunningServer(server, port, health_servicer, settings, http, metrics, jobs=jobs)
 
 
 def _bind_failure(settings: Settings) -> str:
@@ -226,6 +285,9 @@ async def serve(
                     "max_message_bytes": settings.max_message_bytes,
                     "services": list(api.SERVICE_NAMES.values()),
                     "http": running.http.url if running.http is not None else None,
+                    "metrics": running.metrics.url if running.metrics is not None else None,
+                    "auth": settings.auth_keys_file is not None or bool(auth.keys_in_env()),
+                    "mtls": settings.tls_client_ca is not None,
                 }
             },
         )
@@ -235,11 +297,16 @@ async def serve(
         warming = asyncio.ensure_future(asyncio.to_thread(warm_scoring_pool))
         received = await signals.get()
         warming.cancel()
+        stopping = asyncio.ensure_future(running.stop())
+        # Logged once new calls are refused, so whoever reads the line may count on it.
+        await asyncio.wait(
+            {stopping, asyncio.ensure_future(running.refusing.wait())},
+            return_when=asyncio.FIRST_COMPLETED,
+        )
         log.info(
             "shutting down",
             extra={"fields": {"signal": received.name, "grace_seconds": settings.grace_seconds}},
         )
-        stopping = asyncio.ensure_future(running.stop())
         again = asyncio.ensure_future(signals.get())
         await asyncio.wait({stopping, again}, return_when=asyncio.FIRST_COMPLETED)
         if again.done():
@@ -247,6 +314,7 @@ async def serve(
             await running.stop(0)
         again.cancel()
         await stopping
+        await asyncio.to_thread(shutdown_scoring)
         log.info("stopped")
     finally:
         for sig in installed:

@@ -16,6 +16,8 @@ from google.protobuf.message import DecodeError
 from evald import api, judges, logs
 from evald.errors import EvalError, InvalidArgument, Unimplemented, internal_status
 from evald.metrics.registry import PENDING, handlers
+from evald.ops import telemetry, tracing
+from evald.ops.limits import RequestLimits
 
 log = logging.getLogger(__name__)
 messages: Any = api.messages
@@ -79,8 +81,13 @@ def describe(request: Any) -> tuple[str, int]:
 class GrpcEvaluationService:
     """gRPC glue: bytes in, bytes out, every failure a proper status, one log line per call."""
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    dataset: Any = None
+    """Builds the EvaluateDataset method handler from its method path (``evald.jobs``); None:
+    EvaluateDataset answers UNIMPLEMENTED."""
+
+    def __init__(self, evaluator: Evaluator, limits: RequestLimits | None = None) -> None:
         self.evaluator = evaluator
+        self.limits = limits or RequestLimits()
 
     def method_handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """Generic handlers serving EvaluationService for every API version."""
@@ -94,7 +101,9 @@ class GrpcEvaluationService:
                     response_serializer=None,
                 )
             }
-            if version == "v1beta1":
+            if version == "v1beta1" and self.dataset is not None:
+                methods["EvaluateDataset"] = self.dataset(f"/{service}/EvaluateDataset")
+            elif version == "v1beta1":
                 methods["EvaluateDataset"] = grpc.unary_unary_rpc_method_handler(
                     self._not_yet(f"/{service}/EvaluateDataset", "dataset jobs (issue #6)")
                 )
@@ -113,11 +122,13 @@ class GrpcEvaluationService:
                         "", f"request is not a valid protobuf message: {exc}"
                     ) from None
                 metric, count = describe(request)
-                response = await self.evaluator.evaluate_instances(
-                    request,
-                    time_remaining=context.time_remaining(),
-                    metadata=context.invocation_metadata() or (),
-                )
+                self.limits.check(request)
+                with tracing.span(f"evaluate {metric}", instances=count):
+                    response = await self.evaluator.evaluate_instances(
+                        request,
+                        time_remaining=context.time_remaining(),
+                        metadata=context.invocation_metadata() or (),
+                    )
                 body = bytes(response.SerializeToString())
             except EvalError as exc:
                 code, status = exc.code, exc.to_status()
@@ -126,9 +137,11 @@ class GrpcEvaluationService:
                 code, status = grpc.StatusCode.INTERNAL, internal_status()
             else:
                 logs.request_line(method, metric, count, "OK", _ms_since(start))
+                telemetry.record_request(method, metric, "OK", time.perf_counter() - start)
                 return body
             # Logged before abort(), which sends the status to the client and then raises.
             logs.request_line(method, metric, count, code.name, _ms_since(start))
+            telemetry.record_request(method, metric, code.name, time.perf_counter() - start)
             await abort(context, status)
             raise AssertionError("unreachable")  # abort() always raises
 

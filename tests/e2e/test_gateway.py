@@ -112,8 +112,8 @@ ERRORS = [
         "exact_match_input.instances[0].reference",
     ),
     ("/v1beta1:evaluateInstances", {"cometInput": {"instance": {}}}, 501, "UNIMPLEMENTED", None),
-    ("/v1beta1/projects/p/locations/l:evaluateDataset", {}, 501, "UNIMPLEMENTED", None),
-    ("/v1beta1:evaluateDataset", {}, 501, "UNIMPLEMENTED", None),
+    ("/v1beta1/projects/p/locations/l:evaluateDataset", {}, 400, "INVALID_ARGUMENT", "metrics"),
+    ("/v1beta1:evaluateDataset", {}, 400, "INVALID_ARGUMENT", "metrics"),
     ("/v1/projects/p/locations/l:evaluateDataset", {}, 404, "NOT_FOUND", None),
     ("/v2:evaluateInstances", {}, 404, "NOT_FOUND", None),
 ]
@@ -174,7 +174,7 @@ def test_forwarding_gateway_preserves_status_and_details(both: ServerThread) -> 
         assert status == 400
         (detail,) = data["error"]["details"]
         assert detail["fieldViolations"][0]["field"] == "exact_match_input.instances"
-        assert post(base, "/v1beta1:evaluateDataset", {})[0] == 501
+        assert post(base, "/v1beta1:evaluateDataset", {})[0] == 400
         assert request(base, "GET", "/healthz")[:2] == (200, {"status": "SERVING"})
     finally:
         both.call(gateway.stop(0))

@@ -11,7 +11,7 @@ from typing import Any
 import grpc
 import pytest
 import sacrebleu
-from evald.errors import InvalidArgument
+from evald.errors import FieldViolation, InvalidArgument
 from evald.metrics import base
 from evald.metrics.base import ComputedMetric
 
@@ -30,11 +30,13 @@ def text(i: int) -> str:
 @pytest.fixture(scope="module", params=[None, 0], ids=["processes", "thread"])
 def channel(request: pytest.FixtureRequest) -> Iterator[grpc.Channel]:
     """A server scoring large batches in processes (default) or in a thread."""
-    with serving(scoring_processes=request.param) as server:
-        with grpc.insecure_channel(
+    with (
+        serving(scoring_processes=request.param) as server,
+        grpc.insecure_channel(
             server.address, options=[("grpc.max_receive_message_length", 64 * 2**20)]
-        ) as ch:
-            yield ch
+        ) as ch,
+    ):
+        yield ch
     base.configure_scoring(0)
 
 
@@ -100,9 +102,7 @@ class SlowPicky(ComputedMetric[None]):
     def score_batch(self, instances: Sequence[Any], options: None, path: str) -> list[float]:
         bad = [i for i, instance in enumerate(instances) if instance.reference == "bad"]
         if bad:
-            raise InvalidArgument.of(
-                [base.FieldViolation(f"{path}[{i}].reference", "bad") for i in bad]
-            )
+            raise InvalidArgument.of([FieldViolation(f"{path}[{i}].reference", "bad") for i in bad])
         return super().score_batch(instances, options, path)
 
 

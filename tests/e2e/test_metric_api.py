@@ -308,6 +308,8 @@ def test_llm_specs_use_the_judge(
         results = evaluate(channel, body).metric_results
     assert [r.score for r in results[:3]] == [3.0, 1.0, 3.0]
     assert results[1].explanation.startswith("pairwise_choice: CANDIDATE")
-    assert results[3].error.code == grpc.StatusCode.UNIMPLEMENTED.value[0]
+    # The instance has no rubric group "g": that metric alone fails, naming its field.
+    assert results[3].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert violation(results[3]) == "metrics[3].llm_based_metric_spec.rubric_group_key"
     assert violation(results[4]) == "instance"
     assert results[5].score == 3.0

@@ -109,11 +109,13 @@ def test_two_workers_share_the_port_and_stop_gracefully_on_sigterm() -> None:
     try:
         started = supervisor.wait_for("workers serving")
         port, pids = started["port"], started["pids"]
-        assert len(pids) == 2 and supervisor.process.pid not in pids
+        assert len(pids) == 2
+        assert supervisor.process.pid not in pids
         assert listeners(port) == 2
         if len(os.sched_getaffinity(0)) >= 2:  # each worker pinned to its own core
             cores = [os.sched_getaffinity(pid) for pid in pids]
-            assert all(len(c) == 1 for c in cores) and cores[0] != cores[1]
+            assert all(len(c) == 1 for c in cores)
+            assert cores[0] != cores[1]
         address = f"127.0.0.1:{port}"
         for i in range(6):
             assert exact_match(address, f"a{i}", f"a{i}") == 1.0

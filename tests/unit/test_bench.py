@@ -44,3 +44,108 @@ def test_unknown_section_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 def test_sections_are_named_runners() -> None:
     assert "metrics" in SECTIONS
     assert all(callable(run) for run in SECTIONS.values())
+
+
+# The server section and the ghz files ---------------------------------------------------------
+
+SERVER_CASES = [
+    "exact_match, 1 instance, gRPC",
+    "BLEU, gRPC",
+    "ROUGE-L, stemmer, gRPC",
+    "BLEU, JSON/HTTP gateway",
+    "ROUGE-L, stemmer, JSON/HTTP gateway",
+]
+
+
+def test_quick_server_section_runs_against_echo_and_evald(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--quick", "--only", "server", "--out", str(tmp_path)]) == 0
+    assert "bare echo gRPC server" in capsys.readouterr().out
+    (section,) = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))["sections"]
+    assert section["name"] == "server"
+    rows = {row["case"]: row for row in section["rows"]}
+    assert list(rows) == SERVER_CASES
+    for row in rows.values():
+        assert row["errors"] == 0
+        assert row["ours"] > 0
+        assert row["baseline"] > 0
+        assert row["p50_ms"] <= row["p99_ms"]
+    # Batch rows count pairs: 100 per request.
+    assert rows["BLEU, gRPC"]["ours"] == pytest.approx(
+        rows["BLEU, gRPC"]["requests_per_second"] * 100
+    )
+    gateway = rows["BLEU, JSON/HTTP gateway"]
+    assert gateway["baseline"] == pytest.approx(rows["BLEU, gRPC"]["ours"])
+
+
+def test_load_generator_refuses_non_loopback_targets() -> None:
+    from bench.load import Target
+
+    with pytest.raises(ValueError, match="loopback"):
+        Target("grpc", "10.0.0.1", 50051, "/x/y")
+    assert Target("grpc", "::1", 1, "/x/y").port == 1
+
+
+def test_load_result_percentiles() -> None:
+    from bench.load import Result
+
+    result = Result(requests=100, seconds=2.0, latencies=[i / 1000 for i in range(1, 101)])
+    assert result.per_second == 50
+    assert result.percentile(50) == pytest.approx(50.5)  # inclusive method, as numpy's default
+    assert result.percentile(99) == pytest.approx(99.01)
+
+
+GHZ = Path(__file__).resolve().parents[2] / "bench" / "ghz"
+
+
+def test_ghz_files_are_what_the_generator_writes() -> None:
+    from bench import ghzdata
+
+    for name, text in ghzdata.files().items():
+        assert (GHZ / name).read_text(encoding="utf-8") == text, (
+            f"run python -m bench.ghzdata ({name})"
+        )
+
+
+@pytest.mark.parametrize("name", ["exact_match-1", "bleu-100", "rouge-100"])
+def test_ghz_data_files_parse_into_the_request_message(name: str) -> None:
+    from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
+    from google.protobuf import json_format
+
+    data = json.loads((GHZ / f"{name}.data.json").read_text(encoding="utf-8"))
+    for item in data if isinstance(data, list) else [data]:
+        request = json_format.ParseDict(item, messages.EvaluateInstancesRequest())
+        which = request.WhichOneof("metric_inputs")
+        assert which is not None
+        assert len(getattr(request, which).instances) == (1 if name.startswith("exact") else 100)
+    for flavour in ("proto", "reflect"):
+        config = json.loads((GHZ / f"{name}.{flavour}.json").read_text(encoding="utf-8"))
+        assert (
+            config["call"] == "google.cloud.aiplatform.v1beta1.EvaluationService.EvaluateInstances"
+        )
+        assert config["data-file"] == f"bench/ghz/{name}.data.json"
+        assert ("proto" in config) == (flavour == "proto")
+
+
+def test_ghz_proto_config_compiles_with_its_import_paths(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from grpc_tools import protoc  # type: ignore[import-untyped]
+
+    from bench import ghzdata
+
+    root = Path(__file__).resolve().parents[2]
+    config = json.loads((GHZ / "bleu-100.proto.json").read_text(encoding="utf-8"))
+    googleapis = ghzdata.googleapis(tmp_path / "googleapis")
+    paths = [str(root / p) for p in config["import-paths"] if p != "bench/ghz/googleapis"]
+    well_known = str(resources.files("grpc_tools") / "_proto")  # ghz has these built in
+    code = protoc.main(
+        [
+            "protoc",
+            *(f"-I{p}" for p in [*paths, str(googleapis), well_known]),
+            f"--descriptor_set_out={tmp_path / 'out.pb'}",
+            str(root / config["proto"]),
+        ]
+    )
+    assert code == 0

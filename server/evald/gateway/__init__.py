@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import ssl
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -56,9 +57,17 @@ def _http_host(settings: Settings) -> str:
     return host.removeprefix("[").removesuffix("]")
 
 
-async def _start(settings: Settings, backend: Backend, owns_backend: bool) -> RunningGateway:
+async def _start(
+    settings: Settings, backend: Backend, owns_backend: bool, guard: Any = None
+) -> RunningGateway:
     gateway = Gateway(backend, max_body_bytes=settings.max_http_body_bytes)
+    if guard is not None:  # /healthz is checked like the gRPC health service
+        gateway.authenticate = guard.authenticate
     context = tls_context(settings.tls_cert, settings.tls_key) if settings.tls else None
+    if context is not None and settings.tls_client_ca is not None:
+        # mTLS, as on the gRPC port: no client certificate signed by this CA, no handshake.
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(str(settings.tls_client_ca))
     port = settings.http_port if settings.http_port is not None else 0
     try:
         return await start(
@@ -77,12 +86,20 @@ async def _start(settings: Settings, backend: Backend, owns_backend: bool) -> Ru
 
 
 async def start_in_process(
-    settings: Settings, handlers: Sequence[Any] | None = None
+    settings: Settings,
+    handlers: Sequence[Any] | None = None,
+    interceptors: Sequence[Any] = (),
+    guard: Any = None,
 ) -> RunningGateway:
     """Serve HTTP on ``settings.http_host:http_port`` with the given gRPC generic handlers
-    (the EvaluationService ones by default); TLS with the server's certificate if configured."""
-    backend = InProcessBackend.default() if handlers is None else InProcessBackend(handlers)
-    return await _start(settings, backend, owns_backend=False)
+    (the EvaluationService ones by default) behind the gRPC server's ``interceptors``
+    (authentication, limits); TLS with the server's certificate if configured."""
+    if handlers is None:
+        backend = InProcessBackend.default()
+        backend.interceptors = tuple(interceptors)
+    else:
+        backend = InProcessBackend(handlers, interceptors)
+    return await _start(settings, backend, owns_backend=False, guard=guard)
 
 
 async def start_forwarding(

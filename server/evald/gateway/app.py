@@ -38,6 +38,8 @@ FORWARDED_HEADERS = (
     CACHE_METADATA_KEY,
 )
 """Request headers passed on as gRPC metadata (the rest are HTTP-only)."""
+HEALTH_RPC = "/grpc.health.v1.Health/Check"
+"""The gRPC method ``/healthz`` stands for when deciding whether it needs a key."""
 TIMEOUT_HEADER = "x-server-timeout"
 """Seconds the caller will wait (Google's header); becomes the call's deadline."""
 
@@ -61,6 +63,9 @@ class Gateway:
         self.max_body_bytes = max_body_bytes
         self.serving = True
         self._openapi: bytes | None = None
+        self.authenticate: Any = None
+        """``(method, metadata) -> principal`` raising on bad credentials; checks ``/healthz``
+        (RPCs are checked by the backend's interceptors)."""
 
     async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         """Answer one HTTP request; never raises."""
@@ -83,6 +88,8 @@ class Gateway:
         path = request.rel_url.raw_path
         try:
             if path == HEALTH_PATH and request.method in ("GET", "HEAD"):
+                if self.authenticate is not None:
+                    self.authenticate(HEALTH_RPC, _metadata(request, {}))
                 return await self._health()
             if path == OPENAPI_PATH and request.method in ("GET", "HEAD"):
                 return web.Response(body=self._openapi_document(), content_type="application/json")
@@ -120,7 +127,7 @@ class Gateway:
             return _error(code_pb2.UNAVAILABLE, "the server is shutting down")
         int_enums = transcode.wants_int_enums(request.query_string)
         body = await self._read_body(request)
-        message = transcode.parse_request(route, body, bindings)
+        message = transcode.parse_request(route, body, bindings, request.query_string)
         raw = await self.backend.unary(
             route.rpc, message.SerializeToString(), _metadata(request, bindings), _timeout(request)
         )

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import time
@@ -54,8 +55,10 @@ class Backend(Protocol):
 class InProcessBackend:
     """Runs the gRPC server's own generic handlers in this process."""
 
-    def __init__(self, handlers: Sequence[Any]) -> None:
+    def __init__(self, handlers: Sequence[Any], interceptors: Sequence[Any] = ()) -> None:
         self.handlers = tuple(handlers)
+        self.interceptors = tuple(interceptors)
+        """``grpc.aio.ServerInterceptor`` s run on each call, as the gRPC server runs them."""
 
     @classmethod
     def default(cls) -> InProcessBackend:
@@ -68,9 +71,9 @@ class InProcessBackend:
         self, rpc: str, request: bytes, metadata: Metadata, timeout: float | None = None
     ) -> bytes:
         details: Any = _CallDetails(rpc, tuple(metadata))
-        handler = next(
-            (h for h in (g.service(details) for g in self.handlers) if h is not None), None
-        )
+        handler = self._find(details)
+        if self.interceptors:
+            handler = await self._intercepted(details)
         if handler is None or handler.unary_unary is None:
             # What a gRPC server answers for a method nobody registered.
             raise CallError(
@@ -93,6 +96,18 @@ class InProcessBackend:
             raise CallError(context.status(context.code_set, context.details_set or ""))
         serialized = handler.response_serializer(result) if handler.response_serializer else result
         return bytes(serialized)
+
+    def _find(self, details: Any) -> Any:
+        return next((h for h in (g.service(details) for g in self.handlers) if h is not None), None)
+
+    async def _intercepted(self, details: Any) -> Any:
+        async def find(call_details: Any) -> Any:
+            return self._find(call_details)
+
+        continuation: Any = find
+        for interceptor in reversed(self.interceptors):  # the first one runs first, as in gRPC
+            continuation = functools.partial(interceptor.intercept_service, continuation)
+        return await continuation(details)
 
     async def healthy(self) -> bool:
         return True

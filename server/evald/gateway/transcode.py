@@ -14,7 +14,7 @@ import logging
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
-from urllib.parse import unquote_plus
+from urllib.parse import parse_qsl, unquote_plus
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
@@ -50,9 +50,14 @@ def wants_int_enums(query_string: str) -> bool:
     return int_enums
 
 
-def parse_request(route: Route, body: bytes, bindings: Mapping[str, str]) -> Message:
-    """The request message of ``route`` from a JSON body and the URL's path variables."""
+def parse_request(
+    route: Route, body: bytes, bindings: Mapping[str, str], query_string: str = ""
+) -> Message:
+    """The request message of ``route`` from a JSON body, the URL's path variables and, when
+    the rule does not take the whole body, its query parameters (``?pageSize=10&filter=x``)."""
     message = route.input_class()
+    if route.body != "*":
+        _bind_query(message, query_string)
     if route.body:
         data = _load(body)
         if route.body == "*":
@@ -131,12 +136,47 @@ def _check_shape(
     return None
 
 
+def _bind_query(message: Message, query_string: str) -> None:
+    """Query parameters name fields (proto or JSON names, dotted into messages); repeated fields
+    may be given several times. Unknown names are ignored, as unknown JSON fields are."""
+    for key, value in parse_qsl(query_string, keep_blank_values=True):
+        if key in ALT_PARAMS:
+            continue
+        path = _query_field_path(message.DESCRIPTOR, key)
+        if path is None:
+            log.debug("ignoring unknown query parameter %s", key)
+            continue
+        _bind(message, path, value)
+
+
+def _query_field_path(descriptor: Any, key: str) -> str | None:
+    names: list[str] = []
+    *parents, leaf = key.split(".")
+    for part in parents:
+        field = _fields(descriptor).get(part)
+        if field is None or field.message_type is None or _is_repeated(field):
+            return None
+        names.append(field.name)
+        descriptor = field.message_type
+    field = _fields(descriptor).get(leaf)
+    if field is None or field.message_type is not None:
+        return None  # only scalar (and enum) fields can be set from a query string
+    return ".".join([*names, field.name])
+
+
 def _bind(message: Message, field_path: str, value: str) -> None:
     *parents, leaf = field_path.split(".")
     target: Any = message
     for name in parents:
         target = getattr(target, name)
     field = target.DESCRIPTOR.fields_by_name[leaf]
+    if _is_repeated(field):
+        try:  # ParseDict merges, so a repeated field grows by one element per parameter
+            json_format.ParseDict({field.json_name: [value]}, target)
+        except json_format.ParseError as exc:
+            problem = f"bad value {value!r}: {_clean(str(exc))}"
+            raise InvalidArgument(field_path, problem) from None
+        return
     if field.type == FieldDescriptor.TYPE_STRING:
         setattr(target, leaf, value)
         return

@@ -31,6 +31,7 @@ from evald.judges.base import Judge, JudgeCallError, JudgeRequest, JudgeTimeout,
 from evald.judges.cache import JudgeCache, cache_key
 from evald.judges.config import HOW_TO_CONFIGURE, ConfigError, JudgesConfig, JudgeSpec, load
 from evald.judges.output import OutputError
+from evald.ops import telemetry, tracing
 
 log = logging.getLogger("evald.judges")
 T = TypeVar("T")
@@ -73,6 +74,7 @@ class Runtime:
         per_loop = self._limits.setdefault(asyncio.get_running_loop(), {})
         if spec.name not in per_loop:
             per_loop[spec.name] = asyncio.Semaphore(spec.max_concurrency)
+            telemetry.JUDGE_MAX_CONCURRENCY.labels(spec.name).set(spec.max_concurrency)
         return per_loop[spec.name]
 
     def resolve(self, requested: str) -> Target:
@@ -176,13 +178,16 @@ class Session:
             stored = await cache.get(key)
             if stored is not None:
                 try:
-                    return Answer(stored, read(stored), cached=True)
+                    answer = Answer(stored, read(stored), cached=True)
+                    telemetry.JUDGE_CACHE_HITS.labels(spec.name).inc()
+                    return answer
                 except OutputError:
                     pass  # written by an older reader: ask again
         judge = self.judge(spec)
         last: Exception | None = None
         for attempt in range(config.retry.max_attempts):
             if attempt:
+                telemetry.JUDGE_RETRIES.labels(spec.name).inc()
                 pause = config.retry.backoff(attempt - 1)
                 remaining = self.context.remaining()
                 if remaining is not None and remaining <= pause:
@@ -197,10 +202,16 @@ class Session:
             timeout = config.timeout if remaining is None else min(config.timeout, remaining)
             start = time.perf_counter()
             outcome = "ok"
+            in_flight = telemetry.JUDGE_IN_FLIGHT.labels(spec.name)
             try:
                 async with self.runtime.limit(spec):
                     self.calls += 1
-                    text = await judge.generate(target.model, request, timeout)
+                    in_flight.inc()
+                    try:
+                        with tracing.span(f"judge {spec.name}", model=target.model):
+                            text = await judge.generate(target.model, request, timeout)
+                    finally:
+                        in_flight.dec()
                 value = read(text)
             except RejectedError as exc:
                 outcome = "rejected"
@@ -217,6 +228,9 @@ class Session:
                     ) from None
                 continue
             finally:
+                elapsed = time.perf_counter() - start
+                telemetry.JUDGE_CALLS.labels(spec.name, outcome).inc()
+                telemetry.JUDGE_SECONDS.labels(spec.name).observe(elapsed)
                 log.debug(
                     "judge call",
                     extra={
@@ -227,7 +241,7 @@ class Session:
                             "sample": sample,
                             "attempt": attempt + 1,
                             "outcome": outcome,
-                            "ms": round((time.perf_counter() - start) * 1000, 3),
+                            "ms": round(elapsed * 1000, 3),
                         }
                     },
                 )

@@ -26,6 +26,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from evald import api
 from evald.errors import FieldViolation, InvalidArgument
+from evald.orphans import die_with_parent
 
 Options = TypeVar("Options")
 log = logging.getLogger(__name__)
@@ -189,25 +190,40 @@ def scoring_pool() -> ProcessPoolExecutor | None:
                 "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
             )
             if context.get_start_method() == "forkserver":
-                context.set_forkserver_preload(["evald.metrics.registry"])
+                context.set_forkserver_preload(
+                    ["evald._forkserver_preload", "evald.metrics.registry"]
+                )
             _pool = ProcessPoolExecutor(size, mp_context=context, initializer=_child_init)
         return _pool
 
 
+def shutdown_scoring() -> None:
+    """Stop this process's scoring processes, waiting for them (so none is left half-started)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def warm_scoring_pool() -> None:
     """Start every scoring process now (blocking), so the first large request does not wait."""
+    pool = None
     try:
         pool = scoring_pool()
         if pool is not None:
             for future in [pool.submit(os.getpid) for _ in range(scoring_processes())]:
                 future.result()
     except Exception:  # large batches will then find out, and fall back to a thread
+        if pool is not None and _pool is not pool:
+            return  # the server is stopping: shutdown_scoring() ended the warm-up
         log.warning("scoring processes did not start", exc_info=True)
 
 
 def _child_init() -> None:
     # Ctrl-C reaches the whole foreground process group; the server decides when to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 async def _offload(

@@ -16,10 +16,6 @@ CHECKPOINT_PENDING = (
     "(pointwise_metric_input) or compute {name} offline"
 )
 PENDING: dict[str, str] = {
-    "rubric_based_instruction_following_input": (
-        "rubric-based instruction following needs rubric generation and critique by a judge; "
-        "not implemented yet (the other judge metrics are)"
-    ),
     "comet_input": CHECKPOINT_PENDING.format(name="COMET"),
     "metricx_input": CHECKPOINT_PENDING.format(name="MetricX"),
 }

@@ -37,6 +37,7 @@ from evald.errors import (
     InvalidArgument,
     ResourceExhausted,
 )
+from evald.ops import telemetry
 from evald.sandbox.limits import Limits
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,14 @@ class Sandbox:
         reason = await self.unavailable()
         if reason is not None:
             raise FailedPrecondition(f"custom code cannot run: {reason}")
-        answer = await self._execute(code, argument, function)
-        return _result(answer, field, function, self.limits)
+        try:
+            answer = await self._execute(code, argument, function)
+            result = _result(answer, field, function, self.limits)
+        except EvalError as exc:
+            telemetry.SANDBOX_RUNS.labels(exc.code.name).inc()
+            raise
+        telemetry.SANDBOX_RUNS.labels("OK").inc()
+        return result
 
     async def unavailable(self) -> str | None:
         """Why isolation cannot be set up here, or None when it works (probed once)."""
@@ -169,11 +176,13 @@ class Sandbox:
             )
         except TimeoutError:
             await _reap(process)
+            telemetry.SANDBOX_KILLS.labels("wall_time").inc()
             raise DeadlineExceeded(
                 f"custom code took longer than {limits.wall_seconds:g} s (wall time)"
             ) from None
         except _TooMuchOutput:
             await _reap(process)
+            telemetry.SANDBOX_KILLS.labels("output").inc()
             raise ResourceExhausted(
                 f"custom code wrote more than {limits.max_output_bytes} bytes of output"
             ) from None
@@ -235,6 +244,7 @@ def _decode(output: bytes, code: int, limits: Limits) -> dict[str, Any]:
     # No answer: the child was killed. unshare re-raises its child's fatal signal on itself.
     signum = -code if code < 0 else code - 128 if code > 128 else 0
     if signum in (signal.SIGXCPU, signal.SIGKILL):
+        telemetry.SANDBOX_KILLS.labels("cpu_time").inc()
         raise DeadlineExceeded(f"custom code used more than {limits.cpu_seconds} s of CPU time")
     if signum:
         return {"status": "error", "message": f"the code was killed by signal {signum}"}
@@ -247,6 +257,7 @@ def _result(answer: dict[str, Any], field: str, function: str, limits: Limits) -
     if status == "isolation":
         raise FailedPrecondition(f"custom code cannot run: sandbox set-up failed: {message}")
     if status == "memory":
+        telemetry.SANDBOX_KILLS.labels("memory").inc()
         raise ResourceExhausted(
             f"custom code exceeded its memory limit of {limits.memory_bytes // 2**20} MiB"
         )

@@ -34,6 +34,10 @@ def test_paths() -> None:
         "/v1beta1/predefinedMetrics",
         "/v1beta1/projects/{projectsId}/locations/{locationsId}/evaluationMetrics",
         "/v1beta1/projects/{projectsId}/locations/{locationsId}/evaluationMetrics/{evaluationMetricsId}",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations/{operationsId}",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations/{operationsId}:cancel",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations/{operationsId}:wait",
     }
     operation = DOC["paths"]["/v1/projects/{projectsId}/locations/{locationsId}:evaluateInstances"][
         "post"

@@ -50,6 +50,15 @@ REGISTRY_ROUTES = {
 }
 
 
+OPERATIONS_ROUTES = {
+    ("GET", "/v1beta1/{name=projects/*/locations/*}/operations"): "ListOperations",
+    ("GET", "/v1beta1/{name=projects/*/locations/*/operations/*}"): "GetOperation",
+    ("DELETE", "/v1beta1/{name=projects/*/locations/*/operations/*}"): "DeleteOperation",
+    ("POST", "/v1beta1/{name=projects/*/locations/*/operations/*}:cancel"): "CancelOperation",
+    ("POST", "/v1beta1/{name=projects/*/locations/*/operations/*}:wait"): "WaitOperation",
+}
+
+
 def test_default_routes() -> None:
     routes = {(r.http_method, r.template.source): r for r in default_routes()}
     evaluation = {key: r.rpc for key, r in routes.items() if ".EvaluationService/" in r.rpc}
@@ -58,9 +67,16 @@ def test_default_routes() -> None:
     registry = {
         key: r.rpc.removeprefix("/evald.v1.MetricRegistry/")
         for key, r in routes.items()
-        if ".EvaluationService/" not in r.rpc
+        if r.rpc.startswith("/evald.v1.MetricRegistry/")
     }
     assert registry == REGISTRY_ROUTES
+    operations = {
+        key: r.rpc.removeprefix("/evald.v1.Operations/")
+        for key, r in routes.items()
+        if r.rpc.startswith("/evald.v1.Operations/")
+    }
+    assert operations == OPERATIONS_ROUTES
+    assert len(routes) == len(EVALUATION_ROUTES) + len(REGISTRY_ROUTES) + len(OPERATIONS_ROUTES)
 
 
 RESOLVE = [

@@ -169,3 +169,43 @@ def test_rendering_is_camel_case_utf8() -> None:
     assert transcode.render(response) == (
         '{"pointwiseMetricResult":{"explanation":"très bien"}}'.encode()
     )
+
+
+def list_operations_route() -> Route:
+    (found,) = [
+        r
+        for r in default_routes()
+        if r.rpc.endswith("/ListOperations") and r.template.source.startswith("/v1beta1/")
+    ]
+    return found
+
+
+QUERIES = [
+    # (query string, expected ListOperationsRequest fields)
+    ("pageSize=5&pageToken=abc", {"page_size": 5, "page_token": "abc"}),
+    ("page_size=7&filter=done%3Dtrue", {"page_size": 7, "filter": "done=true"}),
+    ("$alt=json;enum-encoding=int&pageSize=2", {"page_size": 2}),
+    ("unknownParam=1&pageSize=3", {"page_size": 3}),
+    ("", {}),
+]
+
+
+@pytest.mark.parametrize(("query", "expected"), QUERIES)
+def test_query_parameters_fill_fields_of_bodyless_rules(query: str, expected: Any) -> None:
+    bindings = {"name": "projects/p/locations/l"}
+    message = transcode.parse_request(list_operations_route(), b"", bindings, query)
+    assert message.name == "projects/p/locations/l"
+    for field, value in expected.items():
+        assert getattr(message, field) == value
+    assert {f.name for f, _ in message.ListFields()} == {"name", *expected}
+
+
+def test_query_parameters_are_ignored_when_the_body_is_the_request() -> None:
+    message = transcode.parse_request(route(), b"{}", {}, "location=projects/x/locations/y")
+    assert message.location == ""
+
+
+def test_bad_query_value_names_the_field() -> None:
+    with pytest.raises(InvalidArgument) as raised:
+        transcode.parse_request(list_operations_route(), b"", {}, "pageSize=lots")
+    assert raised.value.violations[0].field == "page_size"

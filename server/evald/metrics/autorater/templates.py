@@ -35,11 +35,13 @@ def json_variables(text: str, path: str) -> dict[str, str]:
     """The variables of a ``json_instance``: a JSON object; non-string values are re-encoded."""
     try:
         obj = json.loads(text)
+        if not isinstance(obj, dict):
+            raise InvalidArgument(path, "must be a JSON object of template variables")
+        return {str(k): _text(v) for k, v in obj.items()}
     except ValueError as exc:
         raise InvalidArgument(path, f"is not valid JSON: {exc}") from None
-    if not isinstance(obj, dict):
-        raise InvalidArgument(path, "must be a JSON object of template variables")
-    return {str(k): _text(v) for k, v in obj.items()}
+    except RecursionError:  # json (and re-encoding a value) recurse once per nesting level
+        raise InvalidArgument(path, "JSON nested too deeply") from None
 
 
 def _text(value: Any) -> str:

@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# evald: a slim, non-root image. Build: docker build -t evald .
+# Run:   docker run -p 50051:50051 -p 8080:8080 -p 9090:9090 evald
+
+# --- build stage: install evald and its dependencies into a self-contained virtualenv --------
+FROM python:3.12-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN python -m venv /opt/evald
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY server ./server
+COPY client ./client
+COPY protos ./protos
+# prometheus-client serves --metrics-port; pip install . brings everything else.
+RUN /opt/evald/bin/pip install . "prometheus-client>=0.20,<1"
+
+# --- runtime stage: the virtualenv only, no compilers, no pip cache ---------------------------
+FROM python:3.12-slim
+RUN groupadd --system --gid 10001 evald \
+    && useradd --system --uid 10001 --gid evald --no-create-home --shell /usr/sbin/nologin evald \
+    && mkdir -p /var/lib/evald /var/cache/evald \
+    && chown evald:evald /var/lib/evald /var/cache/evald
+COPY --from=build /opt/evald /opt/evald
+COPY deploy/evald.toml /etc/evald/evald.toml
+ENV PATH=/opt/evald/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    XDG_CACHE_HOME=/var/cache \
+    EVALD_HOST=0.0.0.0 \
+    EVALD_DATA_DIR=/var/lib/evald
+USER 10001:10001
+EXPOSE 50051 8080 9090
+# The gRPC health service (open without a key by default, like the Kubernetes grpc probe).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import sys, grpc; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as g; s = g.HealthStub(grpc.insecure_channel('127.0.0.1:50051')).Check(h.HealthCheckRequest(), timeout=4).status; sys.exit(0 if s == h.HealthCheckResponse.SERVING else 1)"]
+ENTRYPOINT ["evald", "serve"]
+# Without a keys file the server runs open: the default command serves HTTP and metrics only.
+CMD ["--http-port", "8080", "--metrics-port", "9090"]

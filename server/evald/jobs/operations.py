@@ -1,0 +1,186 @@
+"""gRPC glue of dataset jobs: ``EvaluateDataset`` and the ``google.longrunning.Operations``
+service (Get, List, Cancel, Delete, Wait).
+
+The Operations methods are served under two names: ``google.longrunning.Operations`` (what
+gRPC operations clients call) and ``evald.v1.Operations`` (declared in
+``evald/v1/operations.proto`` with Vertex AI's HTTP paths, which the gateway routes).
+
+An operation's ``metadata`` is an ``EvaluateDatasetOperationMetadata`` (the Vertex type name, so
+Vertex clients unpack it); its bytes also carry ``evald.v1.DatasetJobProgress`` at field 1000,
+which evald clients read by parsing them as ``evald.v1.EvaluateDatasetOperationMetadata``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+from evald_proto.evald.v1 import operations_pb2 as evald_ops
+from google.longrunning import operations_proto_pb2 as lro
+from google.protobuf import empty_pb2
+from google.rpc import status_pb2
+
+from evald import api, logs
+from evald.errors import EvalError, FailedPrecondition, InvalidArgument, internal_status
+from evald.jobs.runner import JobRunner
+from evald.jobs.store import ACTIVE, FINISHED, Job
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAMES = (
+    "google.longrunning.Operations",
+    evald_ops.DESCRIPTOR.services_by_name["Operations"].full_name,
+)
+METADATA_TYPE_URL = (
+    "type.googleapis.com/" + api.messages.EvaluateDatasetOperationMetadata.DESCRIPTOR.full_name
+)
+NAME = re.compile(r"^projects/[^/]+/locations/[^/]+/operations/[^/]+$")
+PARENT = re.compile(r"^projects/[^/]+/locations/[^/]+$")
+MAX_PAGE = 100
+MAX_WAIT_SECONDS = 300.0
+"""WaitOperation returns after this long even if neither a timeout nor a deadline is given."""
+
+
+def to_operation(job: Job) -> lro.Operation:
+    """The ``google.longrunning.Operation`` of a stored job."""
+    operation = lro.Operation(name=job.name, done=job.state in FINISHED)
+    metadata = evald_ops.EvaluateDatasetOperationMetadata()
+    generic = metadata.generic_metadata
+    generic.create_time.FromNanoseconds(int(job.create_time * 1e9))
+    generic.update_time.FromNanoseconds(int(job.update_time * 1e9))
+    progress = metadata.progress
+    progress.state = job.state
+    progress.rows_total = job.rows_total
+    progress.rows_done = job.rows_done
+    progress.rows_failed = job.rows_failed
+    if job.rows_failed:
+        generic.partial_failures.add(
+            code=3, message=f"{job.rows_failed} row(s) had metric errors; see results.jsonl"
+        )
+    operation.metadata.type_url = METADATA_TYPE_URL
+    operation.metadata.value = metadata.SerializeToString()
+    if job.state in FINISHED:
+        if job.response is not None and job.state not in ("FAILED", "CANCELLED"):
+            response = api.messages.EvaluateDatasetResponse.FromString(job.response)
+            operation.response.Pack(response)
+        else:
+            operation.error.CopyFrom(status_pb2.Status.FromString(job.error or b""))
+    return operation
+
+
+class OperationsService:
+    """Operations RPCs over a :class:`JobRunner`."""
+
+    def __init__(self, runner: JobRunner) -> None:
+        self.runner = runner
+
+    def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
+        """Generic handlers for both Operations service names."""
+        table: dict[str, tuple[Callable[..., Any], type[Any]]] = {
+            "GetOperation": (self.get_operation, lro.GetOperationRequest),
+            "ListOperations": (self.list_operations, lro.ListOperationsRequest),
+            "CancelOperation": (self.cancel_operation, lro.CancelOperationRequest),
+            "DeleteOperation": (self.delete_operation, lro.DeleteOperationRequest),
+            "WaitOperation": (self.wait_operation, lro.WaitOperationRequest),
+        }
+        result = []
+        for service in SERVICE_NAMES:
+            methods = {
+                method: grpc.unary_unary_rpc_method_handler(
+                    unary(f"/{service}/{method}", implementation, request_class),
+                    request_deserializer=None,
+                    response_serializer=None,
+                )
+                for method, (implementation, request_class) in table.items()
+            }
+            result.append(grpc.method_handlers_generic_handler(service, methods))
+        return result
+
+    def evaluate_dataset_handler(self, method: str) -> grpc.RpcMethodHandler[Any, Any]:
+        """The ``EvaluateDataset`` method handler (v1beta1 EvaluationService)."""
+        return grpc.unary_unary_rpc_method_handler(
+            unary(method, self.evaluate_dataset, api.messages.EvaluateDatasetRequest),
+            request_deserializer=None,
+            response_serializer=None,
+        )
+
+    async def evaluate_dataset(self, request: Any, context: Any) -> lro.Operation:
+        return to_operation(await self.runner.submit(request))
+
+    async def get_operation(self, request: Any, context: Any) -> lro.Operation:
+        return to_operation(await self.runner.get(_name(request.name)))
+
+    async def list_operations(self, request: Any, context: Any) -> lro.ListOperationsResponse:
+        if not PARENT.match(request.name):
+            raise InvalidArgument("name", "must look like projects/P/locations/L")
+        size = request.page_size if 0 < request.page_size <= MAX_PAGE else MAX_PAGE
+        offset = int(request.page_token) if request.page_token.isdigit() else 0
+        if request.page_token and not request.page_token.isdigit():
+            raise InvalidArgument("page_token", "not a token this server returned")
+        jobs = await self.runner.store.list(f"{request.name}/operations/", offset, size + 1)
+        response = lro.ListOperationsResponse()
+        response.operations.extend(to_operation(job) for job in jobs[:size])
+        if len(jobs) > size:
+            response.next_page_token = str(offset + size)
+        return response
+
+    async def cancel_operation(self, request: Any, context: Any) -> empty_pb2.Empty:
+        await self.runner.cancel(_name(request.name))
+        return empty_pb2.Empty()
+
+    async def delete_operation(self, request: Any, context: Any) -> empty_pb2.Empty:
+        job = await self.runner.get(_name(request.name))
+        if job.state in ACTIVE:
+            raise FailedPrecondition(
+                f"operation {job.name!r} is {job.state}; cancel it before deleting it"
+            )
+        await self.runner.store.delete(job.name)
+        return empty_pb2.Empty()
+
+    async def wait_operation(self, request: Any, context: Any) -> lro.Operation:
+        timeout = MAX_WAIT_SECONDS
+        if request.HasField("timeout"):
+            timeout = min(timeout, request.timeout.ToTimedelta().total_seconds())
+        remaining = context.time_remaining()
+        if remaining is not None:
+            timeout = min(timeout, max(0.0, remaining - 0.05))  # answer before the deadline
+        return to_operation(await self.runner.wait(_name(request.name), timeout))
+
+
+def _name(name: str) -> str:
+    if not NAME.match(name):
+        raise InvalidArgument("name", "must look like projects/P/locations/L/operations/ID")
+    return name
+
+
+def unary(method: str, implementation: Callable[..., Any], request_class: type[Any]) -> Any:
+    """A bytes-in, bytes-out gRPC handler: EvalError becomes its status, one log line a call."""
+
+    async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+        from evald.service import abort
+
+        start = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            try:
+                request = request_class.FromString(raw)
+            except Exception:
+                raise InvalidArgument("", "request is not a valid protobuf message") from None
+            response = await implementation(request, context)
+            return bytes(response.SerializeToString())
+        except EvalError as exc:
+            code = exc.code
+            await abort(context, exc.to_status())
+        except Exception:
+            code = grpc.StatusCode.INTERNAL
+            log.exception("unexpected failure in %s", method)
+            await abort(context, internal_status())
+        finally:
+            logs.request_line(method, "dataset", 0, code.name, (time.perf_counter() - start) * 1000)
+        raise AssertionError("unreachable")
+
+    return handle

@@ -1,0 +1,129 @@
+"""Scoring one dataset row with every metric of a job, and naming those metrics.
+
+Shared by dataset jobs (in the server) and ``evald evaluate`` (in-process or through a server):
+both hand :func:`score_row` a function that answers one ``EvaluateInstancesRequest``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from google.protobuf import json_format
+
+from evald import api
+from evald.errors import EvalError, internal_status
+from evald.jobs.sources import Row, instance_of
+
+Evaluate = Callable[[Any], Awaitable[Any]]
+"""EvaluateInstancesRequest in, EvaluateInstancesResponse out (raises on a failed call)."""
+
+CLASSIFICATION_METRIC = "fmeval/classification_accuracy"
+
+
+def metric_label(metric: Any) -> str:
+    """A short name for a ``Metric``: its ``metadata.title``, else e.g. ``bleu``,
+    ``rouge:rougeLsum``, ``nemo/bleu``, ``computation_based:BLEU``, ``pairwise``."""
+    if metric.HasField("metadata") and metric.metadata.title:
+        return str(metric.metadata.title)
+    which = str(metric.WhichOneof("metric_spec") or "none")
+    spec: Any = getattr(metric, which, None)
+    if which == "predefined_metric_spec":
+        return str(spec.metric_spec_name)
+    if which == "rouge_spec":
+        return f"rouge:{spec.rouge_type}" if spec.rouge_type else "rouge"
+    if which == "computation_based_metric_spec" and spec.HasField("type_"):
+        return "computation_based:" + str(spec.ComputationBasedMetricType.Name(spec.type_))
+    return which.removesuffix("_metric_spec").removesuffix("_spec").removesuffix("_execution")
+
+
+def metric_labels(metrics: Sequence[Any]) -> list[str]:
+    """Labels of ``metrics``, made unique with ``#2``, ``#3``... where they repeat."""
+    labels: list[str] = []
+    for metric in metrics:
+        label = metric_label(metric)
+        n = sum(1 for existing in labels if existing.split("#")[0] == label)
+        labels.append(label if n == 0 else f"{label}#{n + 1}")
+    return labels
+
+
+def is_pairwise(metric: Any) -> bool:
+    """Whether a metric's scores are pairwise verdicts (1 candidate, 0 baseline, 0.5 tie)."""
+    return bool(metric.WhichOneof("metric_spec") == "pairwise_metric_spec")
+
+
+def classification_params(metric: Any) -> dict[str, Any] | None:
+    """``metric_spec_parameters`` of an FMEval classification_accuracy metric, else None."""
+    if metric.WhichOneof("metric_spec") != "predefined_metric_spec":
+        return None
+    spec = metric.predefined_metric_spec
+    if spec.metric_spec_name != CLASSIFICATION_METRIC:
+        return None
+    return dict(json_format.MessageToDict(spec.metric_spec_parameters))
+
+
+def _error_json(status: Any) -> dict[str, Any]:
+    from google.rpc import code_pb2
+
+    return {"code": code_pb2.Code.Name(status.code), "message": status.message}
+
+
+def result_json(label: str, result: Any) -> dict[str, Any]:
+    """One ``MetricResult`` as JSON: the score is null when the metric errored."""
+    errored = result.HasField("error") and result.error.code != 0
+    item: dict[str, Any] = {
+        "metric": label,
+        "score": None if errored else float(result.score),
+        "explanation": result.explanation if result.HasField("explanation") else None,
+        "error": _error_json(result.error) if errored else None,
+    }
+    return item
+
+
+async def score_row(
+    evaluate: Evaluate,
+    metrics: Sequence[Any],
+    labels: Sequence[str],
+    index: int,
+    row: Row,
+    autorater_config: Any = None,
+) -> dict[str, Any]:
+    """The result record of one row: ``{"row", "input", "results": [...]}``; never raises for
+    a row-level problem (every metric then carries the error)."""
+    record: dict[str, Any] = {"row": index, "input": row}
+    try:
+        request = api.messages.EvaluateInstancesRequest(
+            metrics=metrics, instance=instance_of(row, f"rows[{index}]")
+        )
+        if autorater_config is not None:
+            request.autorater_config.CopyFrom(autorater_config)
+        response = await evaluate(request)
+        results = list(response.metric_results)
+        if len(results) != len(labels):
+            raise RuntimeError(f"{len(results)} results for {len(labels)} metrics")
+        record["results"] = [result_json(lbl, r) for lbl, r in zip(labels, results, strict=True)]
+    except EvalError as exc:
+        error = _error_json(exc.to_status())
+        record["results"] = [_errored(lbl, error) for lbl in labels]
+    except Exception as exc:  # a remote failure or a bug: the row errs, the job goes on
+        status = getattr(exc, "status", None)
+        error = _error_json(status if status is not None else internal_status())
+        if status is None and hasattr(exc, "code") and hasattr(exc, "details"):
+            error = {"code": exc.code().name, "message": exc.details() or ""}
+        record["results"] = [_errored(lbl, error) for lbl in labels]
+    return record
+
+
+def _errored(label: str, error: dict[str, Any]) -> dict[str, Any]:
+    return {"metric": label, "score": None, "explanation": None, "error": error}
+
+
+def failed(record: dict[str, Any]) -> bool:
+    """Whether any metric of a row result errored."""
+    return any(r["error"] is not None for r in record["results"])
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One JSONL line (no newline)."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,282 @@
+"""Runs dataset jobs: submission, concurrent row scoring, progress, resume, cancellation.
+
+A job reads its rows, skips those with a stored result, and scores the rest with at most
+``job_concurrency`` rows in flight. Results are stored in batches (every ``FLUSH_ROWS`` rows or
+``FLUSH_SECONDS``): a killed server loses at most the unflushed batch, which is scored again
+after the restart; no stored row is scored twice. When every row has a result, the outputs are
+written and the job SUCCEEDS.
+
+Cancellation and ownership go through the store, so they also work when the job runs in another
+server process on the same data dir: every ``HEARTBEAT_SECONDS`` the runner refreshes its jobs'
+heartbeats, stops the ones marked CANCELLING, and takes over active jobs whose process is gone
+(or silent for ``STALE_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from google.rpc import code_pb2, status_pb2
+
+from evald import api
+from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
+from evald.jobs import outputs, rows, sources
+from evald.jobs.store import (
+    CANCELLED,
+    CANCELLING,
+    DB_FILE,
+    FAILED,
+    FINISHED,
+    QUEUED,
+    RUNNING,
+    SUCCEEDED,
+    Job,
+    JobStore,
+)
+
+log = logging.getLogger(__name__)
+
+FLUSH_ROWS = 200
+FLUSH_SECONDS = 0.2
+HEARTBEAT_SECONDS = 1.0
+STALE_SECONDS = 15.0
+DEFAULT_LOCATION = "projects/evald/locations/local"
+_LOCATION = re.compile(r"^projects/[^/]+/locations/[^/]+$")
+
+
+class JobRunner:
+    """The dataset jobs of one server process."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        evaluate: rows.Evaluate,
+        *,
+        concurrency: int = 16,
+        max_jobs: int = 2,
+    ) -> None:
+        self.store = JobStore(data_dir / DB_FILE)
+        self.data_dir = data_dir
+        self.evaluate = evaluate
+        self.concurrency = concurrency
+        self._slots = asyncio.Semaphore(max_jobs)
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._cancelled: set[str] = set()
+        self._finished: dict[str, asyncio.Event] = {}
+        self._beater: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    async def start(self) -> None:
+        """Resume the jobs left active by a process that is gone, and start the heartbeat."""
+        await self._adopt()
+        self._beater = asyncio.ensure_future(self._heartbeat())
+
+    async def stop(self) -> None:
+        """Stop every job where it is (its stored rows stay; the next start resumes it)."""
+        self._stopping = True
+        if self._beater is not None:
+            self._beater.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beater
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # Submission and control.
+
+    async def submit(self, request: Any) -> Job:
+        """Check an ``EvaluateDatasetRequest`` and store it as a QUEUED job; raises EvalError."""
+        location = request.location or DEFAULT_LOCATION
+        if not _LOCATION.match(location):
+            raise InvalidArgument("location", "must look like projects/P/locations/L")
+        if not len(request.metrics):
+            raise InvalidArgument("metrics", "name at least one metric")
+        for i, metric in enumerate(request.metrics):
+            if metric.WhichOneof("metric_spec") is None:
+                raise InvalidArgument(f"metrics[{i}]", "no metric spec is set")
+        await asyncio.to_thread(sources.check_source, request.dataset)
+        job_id = str(secrets.randbits(62))
+        if request.output_config.HasField("gcs_destination"):
+            prefix = request.output_config.gcs_destination.output_uri_prefix
+            field = "output_config.gcs_destination.output_uri_prefix"
+            if not prefix:
+                raise InvalidArgument(field, "name a directory")
+            await asyncio.to_thread(outputs.check_destination, prefix, field)
+        else:
+            prefix = str(self.data_dir / "outputs")
+        name = f"{location}/operations/{job_id}"
+        await self.store.create(
+            name, request.SerializeToString(), outputs.output_directory(prefix, job_id)
+        )
+        self._launch(name)
+        job = await self.store.get(name)
+        assert job is not None
+        return job
+
+    async def get(self, name: str) -> Job:
+        """The job called ``name``; NotFound if there is none."""
+        job = await self.store.get(name)
+        if job is None:
+            raise NotFound(f"operation {name!r} does not exist")
+        return job
+
+    async def cancel(self, name: str) -> None:
+        """Ask a job to stop; a finished job is left as it is."""
+        state = await self.store.request_cancel(name)
+        if state is None:
+            raise NotFound(f"operation {name!r} does not exist")
+        if state == CANCELLING and name in self._tasks:
+            self._cancelled.add(name)
+            self._tasks[name].cancel()
+
+    async def wait(self, name: str, timeout: float) -> Job:
+        """The job once finished, or as it is after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            job = await self.get(name)
+            left = deadline - time.monotonic()
+            if job.state in FINISHED or left <= 0:
+                return job
+            event = self._finished.setdefault(name, asyncio.Event())
+            # Polled too: the job may run in another process sharing the data dir.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(left, 0.5))
+
+    # Running.
+
+    def _launch(self, name: str) -> None:
+        if name in self._tasks or self._stopping:
+            return
+        task = asyncio.ensure_future(self._guarded(name))
+        self._tasks[name] = task
+        task.add_done_callback(lambda _: self._tasks.pop(name, None))
+
+    async def _adopt(self) -> None:
+        for name in await self.store.claim(STALE_SECONDS):
+            job = await self.store.get(name)
+            if job is None:
+                continue
+            if job.state == CANCELLING:
+                await self._end(name, CANCELLED, error=_cancelled_status())
+                continue
+            log.info("resuming dataset job", extra={"fields": {"job": name, "rows": job.rows_done}})
+            self._launch(name)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                states = await self.store.beat(list(self._tasks))
+                for name, state in states.items():
+                    if state == CANCELLING and name in self._tasks:
+                        self._cancelled.add(name)
+                        self._tasks[name].cancel()
+                await self._adopt()
+            except Exception:
+                log.exception("dataset job heartbeat failed")
+
+    async def _guarded(self, name: str) -> None:
+        try:
+            async with self._slots:
+                await self._run(name)
+        except asyncio.CancelledError:
+            if name in self._cancelled:
+                self._cancelled.discard(name)
+                await self._end(name, CANCELLED, error=_cancelled_status())
+            # Otherwise the server is stopping: the job stays active and resumes on restart.
+        except EvalError as exc:
+            await self._end(name, FAILED, error=exc.to_status())
+        except Exception:
+            log.exception("dataset job %s failed", name)
+            await self._end(name, FAILED, error=internal_status())
+
+    async def _end(self, name: str, state: str, **values: Any) -> None:
+        if "error" in values:
+            values["error"] = values["error"].SerializeToString()
+        await asyncio.shield(self.store.update(name, state=state, **values))
+        self._finished.setdefault(name, asyncio.Event()).set()
+        log.info("dataset job ended", extra={"fields": {"job": name, "state": state}})
+
+    async def _run(self, name: str) -> None:
+        job = await self.get(name)
+        if job.state in FINISHED:
+            return
+        request = api.messages.EvaluateDatasetRequest.FromString(job.request)
+        if job.state == QUEUED:
+            await self.store.update(name, state=RUNNING)
+        data = await asyncio.to_thread(sources.read_rows, list(request.dataset.gcs_source.uris))
+        if job.rows_total and job.rows_total != len(data):
+            raise InvalidArgument(
+                "dataset.gcs_source.uris",
+                f"the dataset changed while the job was stopped ({job.rows_total} rows before, "
+                f"{len(data)} now)",
+            )
+        await self.store.update(name, rows_total=len(data))
+        done = await self.store.done_rows(name)
+        await self._score(name, request, data, done)
+        await self._finish(name, job, request)
+
+    async def _score(
+        self, name: str, request: Any, data: list[sources.Row], done: set[int]
+    ) -> None:
+        metrics = list(request.metrics)
+        labels = rows.metric_labels(metrics)
+        autorater = request.autorater_config if request.HasField("autorater_config") else None
+        pending: Iterator[int] = (i for i in range(len(data)) if i not in done)
+        buffer: list[tuple[int, bool, str]] = []
+        last_flush = time.monotonic()
+
+        async def flush() -> None:
+            nonlocal last_flush
+            batch, buffer[:] = list(buffer), []
+            last_flush = time.monotonic()
+            if batch:
+                await asyncio.shield(self.store.add_rows(name, batch))
+
+        async def worker() -> None:
+            for index in pending:  # one shared iterator: each row goes to one worker
+                record = await rows.score_row(
+                    self.evaluate, metrics, labels, index, data[index], autorater
+                )
+                buffer.append((index, rows.failed(record), rows.dumps(record)))
+                if len(buffer) >= FLUSH_ROWS or time.monotonic() - last_flush > FLUSH_SECONDS:
+                    await flush()
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(self.concurrency)))
+        finally:
+            await flush()  # also on cancel: scored rows are kept
+
+    async def _finish(self, name: str, job: Job, request: Any) -> None:
+        lines = await self.store.results(name)
+        metrics = list(request.metrics)
+
+        def summarize() -> tuple[list[Any], dict[str, Any]]:  # seconds of CPU: off the loop
+            records = [json.loads(line) for line in lines]
+            found = outputs.summaries(metrics, records)
+            failed = sum(1 for r in records if rows.failed(r))
+            aggregation = outputs.aggregation_json(found, len(records), failed)
+            outputs.write(job.output_dir, lines, aggregation)
+            return found, aggregation
+
+        found, _ = await asyncio.to_thread(summarize)
+        response = api.messages.EvaluateDatasetResponse()
+        response.aggregation_output.CopyFrom(
+            outputs.aggregation_output(request.dataset, metrics, found)
+        )
+        response.output_info.gcs_output_directory = job.output_dir
+        await self._end(name, SUCCEEDED, response=response.SerializeToString())
+
+
+def _cancelled_status() -> status_pb2.Status:
+    return status_pb2.Status(code=code_pb2.CANCELLED, message="the operation was cancelled")

@@ -1,0 +1,182 @@
+"""Reading a dataset: ``gcs_source.uris`` (local paths, ``file://`` URIs, ``gs://`` objects)
+in JSONL, JSON-array or CSV form, and turning each row into an ``EvaluationInstance``.
+
+Columns map by name: ``prompt``, ``response`` and ``reference`` become those instance fields,
+``baseline_response`` (or ``baseline_model_response``) becomes the ``other_data`` entry
+``baseline_model_response`` (where pairwise metrics read the baseline), and every other column
+becomes an ``other_data`` entry of the same name. A string is used as text; an object with
+``text`` or ``contents`` as an ``InstanceData``; any other value as its JSON text. A null
+value leaves the field unset.
+
+``gs://`` needs google-cloud-storage installed and credentials configured; without them the
+request fails with FAILED_PRECONDITION.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from google.protobuf import json_format
+
+from evald import api
+from evald.errors import FailedPrecondition, InvalidArgument
+
+TEXT_COLUMNS = ("prompt", "response", "reference")
+BASELINE_COLUMNS = ("baseline_response", "baseline_model_response")
+BASELINE_KEY = "baseline_model_response"
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
+
+Row = dict[str, Any]
+
+
+def local_path(uri: str, field: str) -> Path | None:
+    """The local file a URI names; None for ``gs://``; InvalidArgument for other schemes."""
+    parsed = urlparse(uri)
+    if parsed.scheme == "gs":
+        return None
+    if parsed.scheme == "file":
+        if parsed.netloc not in ("", "localhost"):
+            raise InvalidArgument(field, f"file:// URIs must name a local file, got {uri!r}")
+        return Path(unquote(parsed.path))
+    if parsed.scheme and len(parsed.scheme) > 1:  # "C:" is a drive, not a scheme
+        raise InvalidArgument(
+            field, f"unsupported URI scheme {parsed.scheme!r}; use a path, file:// or gs://"
+        )
+    return Path(uri)
+
+
+def storage_client() -> Any:
+    """A google-cloud-storage client, or FailedPrecondition saying what is missing."""
+    try:  # optional dependency, looked up through sys.modules each time
+        storage: Any = importlib.import_module("google.cloud.storage")
+    except ImportError:
+        raise FailedPrecondition(
+            "gs:// URIs need google-cloud-storage: pip install google-cloud-storage, "
+            "or give a local path or file:// URI"
+        ) from None
+    try:
+        return storage.Client()
+    except Exception as exc:  # google.auth raises several kinds when nothing is configured
+        raise FailedPrecondition(
+            f"gs:// URIs need Google Cloud credentials, and none are usable here ({exc}); "
+            "configure Application Default Credentials or use a local path or file:// URI"
+        ) from None
+
+
+def check_source(dataset: Any) -> list[str]:
+    """The input URIs of an ``EvaluationDataset``, checked for existence; raises EvalError."""
+    which = dataset.WhichOneof("source")
+    if which is None:
+        raise InvalidArgument("dataset.gcs_source", "a dataset with gcs_source.uris is required")
+    if which != "gcs_source":
+        raise FailedPrecondition(
+            f"dataset.{which} is not supported by evald; use gcs_source.uris (local paths, "
+            "file:// or gs://)"
+        )
+    uris = list(dataset.gcs_source.uris)
+    if not uris:
+        raise InvalidArgument("dataset.gcs_source.uris", "name at least one file")
+    for i, uri in enumerate(uris):
+        field = f"dataset.gcs_source.uris[{i}]"
+        path = local_path(uri, field)
+        if path is None:
+            storage_client()
+        elif not path.is_file():
+            raise InvalidArgument(field, f"no such file: {uri}")
+    return uris
+
+
+def read_rows(uris: Sequence[str]) -> list[Row]:
+    """Every row of every file, in order; raises InvalidArgument naming the bad file/row."""
+    rows: list[Row] = []
+    for i, uri in enumerate(uris):
+        field = f"dataset.gcs_source.uris[{i}]"
+        path = local_path(uri, field)
+        name = uri if path is None else str(path)
+        if path is None:
+            text = _download(uri, field)
+        else:
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InvalidArgument(field, f"cannot read {uri}: {exc}") from None
+        rows.extend(parse(text, name, field))
+    return rows
+
+
+def _download(uri: str, field: str) -> str:
+    client = storage_client()
+    parsed = urlparse(uri)
+    try:
+        blob = client.bucket(parsed.netloc).blob(parsed.path.lstrip("/"))
+        return str(blob.download_as_text(encoding="utf-8"))
+    except Exception as exc:
+        raise InvalidArgument(field, f"cannot read {uri}: {exc}") from None
+
+
+def parse(text: str, name: str, field: str = "dataset") -> list[Row]:
+    """Rows of one file; the format comes from the extension, else from the first character."""
+    kind = FORMATS.get(Path(urlparse(name).path).suffix.lower())
+    stripped = text.lstrip()
+    if kind is None or kind == "json":
+        kind = "json" if stripped.startswith("[") else "jsonl" if stripped.startswith("{") else kind
+    if kind == "csv":
+        return [dict(row) for row in csv.DictReader(io.StringIO(text))]
+    if kind == "json":
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InvalidArgument(field, f"{name} is not valid JSON: {exc}") from None
+        if not isinstance(data, list):
+            raise InvalidArgument(field, f"{name}: a JSON dataset must be an array of objects")
+        for n, item in enumerate(data):
+            if not isinstance(item, dict):
+                raise InvalidArgument(field, f"{name}: item {n} is not a JSON object")
+        return data
+    if kind == "jsonl":
+        rows = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except ValueError as exc:
+                raise InvalidArgument(field, f"{name} line {number} is not JSON: {exc}") from None
+            if not isinstance(item, dict):
+                raise InvalidArgument(field, f"{name} line {number} is not a JSON object")
+            rows.append(item)
+        return rows
+    raise InvalidArgument(field, f"{name}: unknown format; use .jsonl, .json (an array) or .csv")
+
+
+def instance_of(row: Row, path: str = "instance") -> Any:
+    """The ``EvaluationInstance`` of one row; InvalidArgument names ``path.<column>``."""
+    instance = api.messages.EvaluationInstance()
+    for column, value in row.items():
+        if value is None:
+            continue
+        if column in TEXT_COLUMNS:
+            _fill(getattr(instance, column), value, f"{path}.{column}")
+        else:
+            key = BASELINE_KEY if column in BASELINE_COLUMNS else str(column)
+            _fill(instance.other_data.map_instance[key], value, f"{path}.other_data.{key}")
+    return instance
+
+
+def _fill(data: Any, value: Any, path: str) -> None:
+    if isinstance(value, str):
+        data.text = value
+    elif isinstance(value, dict) and ("text" in value or "contents" in value):
+        try:
+            json_format.ParseDict(value, data)
+        except json_format.ParseError as exc:
+            raise InvalidArgument(path, f"not an InstanceData: {exc}") from None
+    else:
+        data.text = json.dumps(value, ensure_ascii=False)

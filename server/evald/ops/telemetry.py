@@ -1,0 +1,172 @@
+"""Prometheus metrics of the server process, and the ``--metrics-port`` endpoint.
+
+Metric                              labels                what
+------------------------------------------------------------------------------------------
+evald_requests_total                method, metric, code  RPCs answered (both transports)
+evald_request_duration_seconds      method, metric        their latency (histogram)
+evald_auth_failures_total           reason                calls refused UNAUTHENTICATED
+evald_limit_rejections_total        limit                 calls refused over a limit
+evald_judge_calls_total             judge, outcome        judge calls sent (ok, errors)
+evald_judge_retries_total           judge                 retried judge calls
+evald_judge_cache_hits_total        judge                 answers served from the cache
+evald_judge_calls_in_flight         judge                 judge calls running now
+evald_judge_max_concurrency         judge                 the cap on that number
+evald_judge_call_duration_seconds   judge                 judge call latency
+evald_sandbox_runs_total            outcome               custom-code runs
+evald_sandbox_kills_total           reason                killed runs (wall, cpu, memory, output)
+
+plus the client library's ``process_*`` (RSS, CPU, fds) and ``python_*`` collectors. Labels hold
+names only (methods, metric inputs, judge names, codes): never request contents or keys. Judge
+outcomes: ``ok``, ``rejected`` (401/403/404/400, not retried), ``TransientError`` (429, 5xx,
+connection), ``JudgeTimeout``, ``OutputError`` (unreadable answer).
+
+``prometheus-client`` is optional: without it every metric is a no-op and the endpoint is off.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+JUDGE_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
+
+
+class _Noop:
+    """Stands in for a metric when prometheus-client is not installed."""
+
+    def labels(self, *args: Any, **kwargs: Any) -> _Noop:
+        return self
+
+    def inc(self, amount: float = 1) -> None:
+        return None
+
+    def dec(self, amount: float = 1) -> None:
+        return None
+
+    def set(self, value: float) -> None:
+        return None
+
+    def observe(self, value: float) -> None:
+        return None
+
+
+_UNLOADED: Any = object()
+_prom: Any = _UNLOADED
+
+
+def load() -> bool:
+    """Import prometheus-client now (``evald.server.start`` does, so no request pays for it);
+    False when it is not installed. Until then metrics are created lazily: the scoring pool's
+    forkserver imports this module and must not pay for the client library."""
+    global _prom
+    if _prom is _UNLOADED:
+        try:
+            _prom = importlib.import_module("prometheus_client")
+        except ImportError:  # pragma: no cover - exercised only without the optional package
+            _prom = None
+    return _prom is not None
+
+
+class _Lazy:
+    """A metric created on first use."""
+
+    def __init__(self, kind: str, name: str, doc: str, labels: tuple[str, ...], **kw: Any):
+        self._spec = (kind, name, doc, labels, kw)
+        self._metric: Any = None
+
+    def labels(self, *values: str) -> Any:
+        if self._metric is None:
+            kind, name, doc, labels, kw = self._spec
+            self._metric = getattr(_prom, kind)(name, doc, labels, **kw) if load() else _Noop()
+        return self._metric.labels(*values)
+
+
+def _counter(name: str, doc: str, labels: tuple[str, ...]) -> Any:
+    return _Lazy("Counter", name, doc, labels)
+
+
+def _gauge(name: str, doc: str, labels: tuple[str, ...]) -> Any:
+    return _Lazy("Gauge", name, doc, labels)
+
+
+def _histogram(name: str, doc: str, labels: tuple[str, ...], buckets: tuple[float, ...]) -> Any:
+    return _Lazy("Histogram", name, doc, labels, buckets=buckets)
+
+
+REQUESTS = _counter(
+    "evald_requests", "RPCs answered, by method, metric input and status code.",
+    ("method", "metric", "code"),
+)  # fmt: skip
+REQUEST_SECONDS = _histogram(
+    "evald_request_duration_seconds", "Time to answer an RPC.", ("method", "metric"),
+    LATENCY_BUCKETS,
+)  # fmt: skip
+AUTH_FAILURES = _counter(
+    "evald_auth_failures", "Calls refused for missing, invalid or expired credentials.",
+    ("reason",),
+)  # fmt: skip
+LIMIT_REJECTIONS = _counter(
+    "evald_limit_rejections", "Calls refused because a limit was reached.", ("limit",)
+)
+JUDGE_CALLS = _counter(
+    "evald_judge_calls", "Judge calls sent, by judge and outcome.", ("judge", "outcome")
+)
+JUDGE_RETRIES = _counter("evald_judge_retries", "Judge calls that were retries.", ("judge",))
+JUDGE_CACHE_HITS = _counter(
+    "evald_judge_cache_hits", "Judge answers served from the cache.", ("judge",)
+)
+JUDGE_IN_FLIGHT = _gauge("evald_judge_calls_in_flight", "Judge calls running now.", ("judge",))
+JUDGE_MAX_CONCURRENCY = _gauge(
+    "evald_judge_max_concurrency", "Most judge calls allowed in flight (per process).", ("judge",)
+)
+JUDGE_SECONDS = _histogram(
+    "evald_judge_call_duration_seconds", "Time of one judge call.", ("judge",), JUDGE_BUCKETS
+)
+SANDBOX_RUNS = _counter("evald_sandbox_runs", "Custom-code runs, by outcome.", ("outcome",))
+SANDBOX_KILLS = _counter(
+    "evald_sandbox_kills", "Custom-code runs killed, by limit reached.", ("reason",)
+)
+
+
+def record_request(method: str, metric: str, code: str, seconds: float) -> None:
+    """Count one answered RPC and its latency."""
+    REQUESTS.labels(method, metric, code).inc()
+    REQUEST_SECONDS.labels(method, metric).observe(seconds)
+
+
+@dataclass
+class MetricsServer:
+    """The running ``/metrics`` endpoint."""
+
+    host: str
+    port: int
+    _server: Any
+    _thread: threading.Thread
+
+    @property
+    def url(self) -> str:
+        """The scrape URL."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/metrics"
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(5)
+
+
+def serve(host: str, port: int) -> MetricsServer | None:
+    """Serve the default registry on ``host:port`` (0: any) in a thread; None without
+    prometheus-client (logged). Raises OSError if the port cannot be bound."""
+    if not load():
+        log.warning("--metrics-port ignored: prometheus-client is not installed")
+        return None
+    server, thread = _prom.start_http_server(port, addr=host)
+    return MetricsServer(host, int(server.server_port), server, thread)
