@@ -106,7 +106,7 @@ def markdown(sections: list[Section], info: dict[str, Any]) -> str:
 def to_json(sections: list[Section], info: dict[str, Any]) -> dict[str, Any]:
     """The same results as a JSON-ready dict (rows carry their ratio)."""
     return {
-        "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "generated": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": info,
         "sections": [
             {

@@ -16,7 +16,7 @@ def self_signed(directory: Path, common_name: str = "localhost") -> tuple[Path, 
     """A CA-capable certificate for localhost / 127.0.0.1 and its key, as PEM files in directory."""
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (
         x509.CertificateBuilder()
         .subject_name(name)

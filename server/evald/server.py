@@ -335,3 +335,4 @@ def fast_log_records() -> None:
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
+    logs.write_request_lines_directly()

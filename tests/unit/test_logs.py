@@ -118,3 +118,25 @@ def test_request_line_record(caplog: pytest.LogCaptureFixture) -> None:
         "code": "INVALID_ARGUMENT",
         "ms": 0.5,
     }
+
+
+@pytest.mark.usefixtures("restore_logging")
+@pytest.mark.parametrize("level", ["INFO", "WARNING"])
+def test_direct_request_lines_equal_formatted_ones(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    monkeypatch.setattr(logs, "_direct", None)
+    logs.configure(level)
+    logs.request_line("/pkg.Service/Method", "bleu_input", 3, "OK", 1.23456)
+    logs.write_request_lines_directly()
+    assert logs._direct is not None
+    logs.request_line("/pkg.Service/Method", "bleu_input", 3, "OK", 1.23456)
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    if level == "WARNING":  # below the configured level: neither path writes
+        assert lines == []
+        return
+    formatted, direct = lines
+    assert list(direct) == list(formatted)  # same keys, same order
+    assert {k: v for k, v in direct.items() if k != "ts"} == {
+        k: v for k, v in formatted.items() if k != "ts"
+    }

@@ -79,7 +79,7 @@ class GeminiJudge:
         except self._errors.APIError as exc:
             message = str(exc.message or exc.status or "")
             raise classify_http(int(exc.code or 500), message) from None
-        except (asyncio.TimeoutError, httpx.TimeoutException):
+        except (TimeoutError, httpx.TimeoutException):
             raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
         except httpx.TransportError as exc:
             raise TransientError(f"connection failed: {type(exc).__name__}") from None

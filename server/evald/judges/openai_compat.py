@@ -65,7 +65,7 @@ class OpenAICompatJudge:
             )
         except openai.APIStatusError as exc:
             raise classify_http(exc.status_code, _message(exc)) from None
-        except (asyncio.TimeoutError, openai.APITimeoutError):
+        except (TimeoutError, openai.APITimeoutError):
             raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
         except openai.APIConnectionError as exc:
             raise TransientError(f"connection failed: {type(exc.__cause__).__name__}") from None

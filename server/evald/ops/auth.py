@@ -27,7 +27,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -267,7 +267,7 @@ def _expiry(where: str, raw: Any) -> datetime | None:
     if not isinstance(raw, datetime):
         raise ValueError(f"{where}: expires must be an RFC 3339 timestamp")
     # A timestamp without an offset is UTC: servers run in any zone, keys files travel.
-    return raw if raw.tzinfo is not None else raw.replace(tzinfo=timezone.utc)
+    return raw if raw.tzinfo is not None else raw.replace(tzinfo=UTC)
 
 
 def from_environment(keys_file: Path | None) -> KeyStore | None:

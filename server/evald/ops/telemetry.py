@@ -79,12 +79,18 @@ class _Lazy:
     def __init__(self, kind: str, name: str, doc: str, labels: tuple[str, ...], **kw: Any):
         self._spec = (kind, name, doc, labels, kw)
         self._metric: Any = None
+        self._children: dict[tuple[str, ...], Any] = {}
 
     def labels(self, *values: str) -> Any:
-        if self._metric is None:
-            kind, name, doc, labels, kw = self._spec
-            self._metric = getattr(_prom, kind)(name, doc, labels, **kw) if load() else _Noop()
-        return self._metric.labels(*values)
+        # Children are cached: prometheus_client's labels() validates and locks on every call,
+        # a few microseconds on each RPC's path; label sets are few (method x metric x code).
+        child = self._children.get(values)
+        if child is None:
+            if self._metric is None:
+                kind, name, doc, labels, kw = self._spec
+                self._metric = getattr(_prom, kind)(name, doc, labels, **kw) if load() else _Noop()
+            child = self._children[values] = self._metric.labels(*values)
+        return child
 
 
 def _counter(name: str, doc: str, labels: tuple[str, ...]) -> Any:

@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def test_authenticate(tmp_path: Path, metadata: list[tuple[str, str]], expected:
 def test_sha256_entries_and_expiry_boundary(tmp_path: Path) -> None:
     hashed = hashlib.sha256(SECRET.encode()).hexdigest()  # the operator stores only this
     path = write_keys(tmp_path, [{"name": "h", "sha256": hashed, "expires": "2030-06-01T12:00:00"}])
-    expiry = datetime(2030, 6, 1, 12, tzinfo=timezone.utc).timestamp()  # no offset means UTC
+    expiry = datetime(2030, 6, 1, 12, tzinfo=UTC).timestamp()  # no offset means UTC
     store = KeyStore(path=path, clock=lambda: expiry - 1)
     assert store.authenticate([("x-goog-api-key", SECRET)]).name == "h"
     store = KeyStore(path=path, clock=lambda: expiry)
@@ -110,7 +110,7 @@ def test_toml_keys_file(tmp_path: Path) -> None:
     )
     (entry,) = read_keys_file(path)
     assert (entry.name, entry.max_concurrent) == ("a", 3)
-    assert entry.expires == datetime(2999, 1, 1, tzinfo=timezone.utc)
+    assert entry.expires == datetime(2999, 1, 1, tzinfo=UTC)
     assert SECRET not in repr(entry)
 
 
