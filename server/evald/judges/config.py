@@ -29,7 +29,6 @@ Without a file, ``EVALD_JUDGE_BACKEND`` / ``EVALD_JUDGE_MODEL`` / ``EVALD_JUDGE_
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from evald.judges.retry import RetryPolicy
+from evald.tables import read_table
 
 BACKENDS = ("gemini", "openai")
 ENV_CONFIG = "EVALD_JUDGE_CONFIG"
@@ -158,23 +158,9 @@ def load(env: Mapping[str, str] | None = None) -> JudgesConfig | None:
 
 def _read_file(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read judge config {path}: {exc.strerror}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            try:
-                import tomllib
-            except ImportError:  # Python 3.10
-                raise ConfigError("TOML judge configs need Python 3.11+; use JSON") from None
-            data = tomllib.loads(text)
+        return read_table(path, "judge config")
     except ValueError as exc:
-        raise ConfigError(f"judge config {path} is not valid: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"judge config {path} must hold a table/object at the top level")
-    return data
+        raise ConfigError(str(exc)) from None
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
 import os
 import time
@@ -36,6 +35,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 
 from evald.errors import EvalError
+from evald.tables import read_table
 
 log = logging.getLogger(__name__)
 
@@ -200,21 +200,9 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 def read_keys_file(path: Path) -> tuple[KeyEntry, ...]:
     """The entries of a keys file; ValueError (naming the file and entry, never a key)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read keys file {path}: {exc.strerror or exc}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data: Any = json.loads(text)
-        else:
-            import tomllib
-
-            data = tomllib.loads(text)
-    except ValueError:
-        # The parser's message may quote the offending line, which may hold a key.
-        raise ValueError(f"keys file {path} is not valid TOML/JSON") from None
-    raw = data.get("keys") if isinstance(data, dict) else None
+    # The parser's message may quote the offending line, which may hold a key: left out.
+    data = read_table(path, "keys file", quote_errors=False)
+    raw = data.get("keys")
     if not isinstance(raw, list):
         raise ValueError(f"keys file {path} must hold a list named 'keys'")
     entries = [_entry(path, i, item) for i, item in enumerate(raw)]

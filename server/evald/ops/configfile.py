@@ -16,10 +16,11 @@ TOML (Python 3.11+) or JSON (a ``.json`` name). Precedence, lowest first: defaul
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from evald.tables import read_table
 
 
 def read(path: Path, fields: Iterable[tuple[str, str]]) -> dict[str, Any]:
@@ -38,24 +39,7 @@ def read(path: Path, fields: Iterable[tuple[str, str]]) -> dict[str, Any]:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read config file {path}: {exc.strerror or exc}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            try:
-                import tomllib
-            except ImportError:  # Python 3.10
-                raise ValueError(f"config file {path}: TOML needs Python 3.11+; use JSON") from None
-            data = tomllib.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"config file {path} is not valid: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"config file {path} must hold a table/object at the top level")
-    return data
+    return read_table(path, "config file")
 
 
 def _convert(path: Path, name: str, kind: str, raw: Any) -> Any:

@@ -133,7 +133,7 @@ BAD_FILES = [
     ({"keys": [{"name": "a", "key": SECRET}, {"name": "a", "key": OTHER}]}, "unique"),
     ({"keys": [{"key": " padded "}]}, "without spaces"),
     ({"keys": "x"}, "list named 'keys'"),
-    ([], "list named 'keys'"),
+    ([], "table/object at the top level"),
 ]
 
 
