@@ -368,7 +368,7 @@ def passed(report: dict[str, Any]) -> bool:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m soak", description=__doc__)
-    p.add_argument("--duration", type=float, default=180.0, help="seconds of load (default 180)")
+    p.add_argument("--duration", type=float, default=300.0, help="seconds of load (default 300)")
     p.add_argument("--concurrency", type=int, default=8, help="concurrent callers (default 8)")
     p.add_argument("--judge-share", type=float, default=0.3, help="share of judge requests")
     p.add_argument("--http-share", type=float, default=0.3, help="share sent over HTTP")
