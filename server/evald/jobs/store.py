@@ -14,12 +14,12 @@ import asyncio
 import builtins
 import os
 import socket
-import sqlite3
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from evald.sqlite_file import SqliteFile
 
 DB_FILE = "jobs.sqlite3"
 SCHEMA = (
@@ -113,25 +113,7 @@ class JobStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._ready = False
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        if not self._ready:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=30)
-        try:
-            # Survives a killed process (not a power cut) at a fraction of FULL's cost.
-            connection.execute("PRAGMA synchronous=NORMAL")
-            if not self._ready:
-                connection.execute("PRAGMA journal_mode=WAL")
-                for statement in SCHEMA:
-                    connection.execute(statement)
-                self._ready = True
-            with connection:  # one transaction
-                yield connection
-        finally:
-            connection.close()
+        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True).transaction
 
     # Synchronous bodies, run in a thread by the async methods below.
 

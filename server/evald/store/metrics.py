@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from evald.sqlite_file import SqliteFile
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluation_metrics (
@@ -43,21 +43,7 @@ class MetricStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._ready = False
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        if not self._ready:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=10)
-        try:
-            if not self._ready:
-                connection.execute(SCHEMA)
-                self._ready = True
-            with connection:  # one transaction
-                yield connection
-        finally:
-            connection.close()
+        self._connect = SqliteFile(path, [SCHEMA]).transaction
 
     def _insert(self, item: StoredMetric) -> bool:
         with self._connect() as db:
