@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import grpc
@@ -159,6 +159,39 @@ class GrpcEvaluationService:
             raise AssertionError("unreachable")
 
         return handle
+
+
+def unary_handler(
+    method: str,
+    request_class: type[Any],
+    implementation: Callable[[Any, grpc.aio.ServicerContext[Any, Any]], Awaitable[Any]],
+    label: str,
+) -> Any:
+    """A bytes-in, bytes-out gRPC handler for an RPC other than EvaluateInstances: a request
+    that does not parse is INVALID_ARGUMENT, an EvalError becomes its status, anything else
+    INTERNAL (no internals leak), and each call writes one request log line with ``label``."""
+
+    async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+        start = time.perf_counter()
+        try:
+            try:
+                request = request_class.FromString(raw)
+            except Exception:
+                raise InvalidArgument("", "request is not a valid protobuf message") from None
+            body = bytes((await implementation(request, context)).SerializeToString())
+        except EvalError as exc:
+            code, status = exc.code, exc.to_status()
+        except Exception:
+            log.exception("unexpected failure in %s", method)
+            code, status = grpc.StatusCode.INTERNAL, internal_status()
+        else:
+            logs.request_line(method, label, 0, "OK", _ms_since(start))
+            return body
+        logs.request_line(method, label, 0, code.name, _ms_since(start))
+        await abort(context, status)
+        raise AssertionError("unreachable")  # abort() always raises
+
+    return grpc.unary_unary_rpc_method_handler(handle)
 
 
 def _ms_since(start: float) -> float:

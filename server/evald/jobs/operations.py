@@ -12,9 +12,7 @@ which evald clients read by parsing them as ``evald.v1.EvaluateDatasetOperationM
 
 from __future__ import annotations
 
-import logging
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,12 +22,11 @@ from google.longrunning import operations_proto_pb2 as lro
 from google.protobuf import empty_pb2
 from google.rpc import status_pb2
 
-from evald import api, logs
-from evald.errors import EvalError, FailedPrecondition, InvalidArgument, internal_status
+from evald import api
+from evald.errors import FailedPrecondition, InvalidArgument
 from evald.jobs.runner import JobRunner
 from evald.jobs.store import ACTIVE, FINISHED, Job
-
-log = logging.getLogger(__name__)
+from evald.service import unary_handler
 
 SERVICE_NAMES = (
     "google.longrunning.Operations",
@@ -90,10 +87,8 @@ class OperationsService:
         result = []
         for service in SERVICE_NAMES:
             methods = {
-                method: grpc.unary_unary_rpc_method_handler(
-                    unary(f"/{service}/{method}", implementation, request_class),
-                    request_deserializer=None,
-                    response_serializer=None,
+                method: unary_handler(
+                    f"/{service}/{method}", request_class, implementation, "dataset"
                 )
                 for method, (implementation, request_class) in table.items()
             }
@@ -102,11 +97,10 @@ class OperationsService:
 
     def evaluate_dataset_handler(self, method: str) -> grpc.RpcMethodHandler[Any, Any]:
         """The ``EvaluateDataset`` method handler (v1beta1 EvaluationService)."""
-        return grpc.unary_unary_rpc_method_handler(
-            unary(method, self.evaluate_dataset, api.messages.EvaluateDatasetRequest),
-            request_deserializer=None,
-            response_serializer=None,
+        handler: grpc.RpcMethodHandler[Any, Any] = unary_handler(
+            method, api.messages.EvaluateDatasetRequest, self.evaluate_dataset, "dataset"
         )
+        return handler
 
     async def evaluate_dataset(self, request: Any, context: Any) -> lro.Operation:
         return to_operation(await self.runner.submit(request))
@@ -155,32 +149,3 @@ def _name(name: str) -> str:
     if not NAME.match(name):
         raise InvalidArgument("name", "must look like projects/P/locations/L/operations/ID")
     return name
-
-
-def unary(method: str, implementation: Callable[..., Any], request_class: type[Any]) -> Any:
-    """A bytes-in, bytes-out gRPC handler: EvalError becomes its status, one log line a call."""
-
-    async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
-        from evald.service import abort
-
-        start = time.perf_counter()
-        code = grpc.StatusCode.OK
-        try:
-            try:
-                request = request_class.FromString(raw)
-            except Exception:
-                raise InvalidArgument("", "request is not a valid protobuf message") from None
-            response = await implementation(request, context)
-            return bytes(response.SerializeToString())
-        except EvalError as exc:
-            code = exc.code
-            await abort(context, exc.to_status())
-        except Exception:
-            code = grpc.StatusCode.INTERNAL
-            log.exception("unexpected failure in %s", method)
-            await abort(context, internal_status())
-        finally:
-            logs.request_line(method, "dataset", 0, code.name, (time.perf_counter() - start) * 1000)
-        raise AssertionError("unreachable")
-
-    return handle

@@ -8,25 +8,22 @@ and store) to its Evaluator.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import re
 import secrets
-import time
 from pathlib import Path
 from typing import Any
 
 import grpc
 from evald_proto.evald.v1 import metric_registry_pb2 as pb
 
-from evald import api, logs
+from evald import api
 from evald.config import Settings
-from evald.errors import AlreadyExists, EvalError, InvalidArgument, NotFound, internal_status
+from evald.errors import AlreadyExists, InvalidArgument, NotFound
 from evald.metric_api.dispatch import SPEC_NAMES, MetricApi, attach
 from evald.sandbox import Limits, Sandbox
+from evald.service import unary_handler
 from evald.store import MetricStore, StoredMetric
-
-log = logging.getLogger(__name__)
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MetricRegistry"].full_name
 PARENT = re.compile(r"^projects/[^/]+/locations/[^/]+$")
@@ -74,43 +71,14 @@ class Registry:
         methods = {}
         for method in service.methods:
             request_class = getattr(pb, method.input_type.name)
-            methods[method.name] = grpc.unary_unary_rpc_method_handler(
-                self._unary(method.name, request_class),
-                request_deserializer=None,
-                response_serializer=None,
+            implementation = getattr(self, _snake(method.name))
+            methods[method.name] = unary_handler(
+                f"/{SERVICE_NAME}/{method.name}",
+                request_class,
+                _ignoring_context(implementation),
+                "registry",
             )
         return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
-
-    def _unary(self, name: str, request_class: Any) -> Any:
-        implementation = getattr(self, _snake(name))
-        path = f"/{SERVICE_NAME}/{name}"
-
-        async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
-            from evald.service import abort
-
-            start = time.perf_counter()
-            code = grpc.StatusCode.OK
-            try:
-                try:
-                    request = request_class.FromString(raw)
-                except Exception:
-                    raise InvalidArgument("", "request is not a valid protobuf message") from None
-                response = await implementation(request)
-                return bytes(response.SerializeToString())
-            except EvalError as exc:
-                code = exc.code
-                await abort(context, exc.to_status())
-            except Exception:
-                code = grpc.StatusCode.INTERNAL
-                log.exception("unexpected failure in %s", path)
-                await abort(context, internal_status())
-            finally:
-                logs.request_line(
-                    path, "registry", 0, code.name, (time.perf_counter() - start) * 1000
-                )
-            raise AssertionError("unreachable")
-
-        return handle
 
     async def list_predefined_metrics(self, request: Any) -> Any:
         from evald.predefined.registry import registry
@@ -202,6 +170,13 @@ def _message(stored: StoredMetric) -> Any:
     message.metric.ParseFromString(stored.metric)
     message.create_time.FromNanoseconds(int(stored.create_time * 1e9))
     return message
+
+
+def _ignoring_context(call: Any) -> Any:
+    async def run(request: Any, context: Any) -> Any:
+        return await call(request)
+
+    return run
 
 
 def _snake(name: str) -> str:
