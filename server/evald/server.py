@@ -22,10 +22,10 @@ from evald import api, logs, reflection
 from evald import jobs as dataset_jobs
 from evald.config import Settings
 from evald.metric_api import service as metric_registry
-from evald.metrics.base import configure_scoring, shutdown_scoring, warm_scoring_pool
 from evald.ops import auth, telemetry, tracing
 from evald.ops.interceptor import Guard, GuardInterceptor
 from evald.ops.limits import RequestLimits
+from evald.scoring import configure_scoring, shutdown_scoring, warm_scoring_pool
 from evald.service import Evaluator, GrpcEvaluationService
 
 log = logging.getLogger(__name__)

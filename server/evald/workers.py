@@ -31,7 +31,7 @@ from typing import Any
 
 from evald import logs
 from evald.config import Settings
-from evald.metrics.base import available_cores
+from evald.scoring import available_cores
 
 log = logging.getLogger(__name__)
 

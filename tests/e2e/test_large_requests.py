@@ -11,8 +11,8 @@ from typing import Any
 import grpc
 import pytest
 import sacrebleu
+from evald import scoring
 from evald.errors import FieldViolation, InvalidArgument
-from evald.metrics import base
 from evald.metrics.base import ComputedMetric
 
 from tests.support import MESSAGES, serving, stub
@@ -37,7 +37,7 @@ def channel(request: pytest.FixtureRequest) -> Iterator[grpc.Channel]:
         ) as ch,
     ):
         yield ch
-    base.configure_scoring(0)
+    scoring.configure_scoring(0)
 
 
 def test_ten_thousand_exact_match_instances(channel: grpc.Channel) -> None:
@@ -108,7 +108,7 @@ class SlowPicky(ComputedMetric[None]):
 
 @pytest.mark.parametrize("processes", [1, 0], ids=["processes", "thread"])
 def test_offloaded_errors_name_the_whole_batch(processes: int) -> None:
-    base.configure_scoring(processes)
+    scoring.configure_scoring(processes)
     try:
         instances = [m.ExactMatchInstance(prediction="x", reference="x") for _ in range(200)]
         good = m.ExactMatchInput(instances=instances)
@@ -126,4 +126,4 @@ def test_offloaded_errors_name_the_whole_batch(processes: int) -> None:
             "exact_match_input.instances[190].reference",
         ]
     finally:
-        base.configure_scoring(0)
+        scoring.configure_scoring(0)

@@ -8,25 +8,18 @@ a concrete subclass of :class:`Handler` (usually of :class:`ComputedMetric`).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import multiprocessing
-import os
-import signal
-import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
-from evald import api
+from evald import api, scoring
 from evald.errors import FieldViolation, InvalidArgument
-from evald.orphans import die_with_parent
 
 Options = TypeVar("Options")
 log = logging.getLogger(__name__)
@@ -116,14 +109,18 @@ class ComputedMetric(Handler, Generic[Options]):
         finish inline if the rest is estimated cheap, else off the event loop."""
         scores: list[float] = []
         done, step, start = 0, 1, time.perf_counter()
-        while done < len(instances) and time.perf_counter() - start < INLINE_SECONDS:
+        elapsed = 0.0
+        while done < len(instances) and elapsed < INLINE_SECONDS:
             scores += self.score_batch(instances[done : done + step], opts, path)
             done += step
-            step *= 2
+            elapsed = max(time.perf_counter() - start, 1e-9)
+            # Double the piece, but not past the budget (a doubled last piece could take as
+            # long as everything before it).
+            step = min(2 * step, max(1, int((INLINE_SECONDS - elapsed) * done / elapsed)))
         if done >= len(instances):
             return scores
         rest = instances[done:]
-        estimate = (time.perf_counter() - start) / done * len(rest)
+        estimate = elapsed / done * len(rest)
         if estimate <= OFFLOAD_SECONDS:
             return scores + self.score_batch(rest, opts, path)
         return scores + await _offload(self, rest, opts, path)
@@ -139,91 +136,7 @@ class ComputedMetric(Handler, Generic[Options]):
         return result
 
 
-# Scoring processes -------------------------------------------------------------------------
-# CPU-bound scoring in a thread still holds the interpreter lock, so it slows the event loop
-# (and every other call) of its process; separate processes do not. Each evald process keeps one
-# pool, created on first use, of ``scoring_processes()`` processes started by a forkserver (a
-# fresh interpreter, not a fork of this one with its gRPC threads).
-
-_pool_lock = threading.Lock()
-_pool: ProcessPoolExecutor | None = None
-_processes: int | None = 0
-"""Pool size: 0 scores in a thread (the default until a server configures it), None: one per
-core this process may run on."""
-
-
-def configure_scoring(processes: int | None) -> None:
-    """Set how many scoring processes this process uses: 0 for none (a thread), None for one
-    per core it may run on (e.g. 1 for a server worker pinned to one core)."""
-    global _processes, _pool
-    with _pool_lock:
-        if processes == _processes:
-            return
-        _processes, old, _pool = processes, _pool, None
-    if old is not None:
-        old.shutdown(wait=False, cancel_futures=False)
-
-
-def scoring_processes() -> int:
-    """How many scoring processes the pool has (or will have); 0 if scoring uses a thread."""
-    if _processes is None:
-        return available_cores()
-    return _processes
-
-
-def available_cores() -> int:
-    """Cores this process may run on (its affinity mask where the OS has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def scoring_pool() -> ProcessPoolExecutor | None:
-    """This process's scoring pool, started on first use; None if scoring uses a thread."""
-    global _pool
-    size = scoring_processes()
-    if size <= 0:
-        return None
-    with _pool_lock:
-        if _pool is None:
-            context = multiprocessing.get_context(
-                "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-            )
-            if context.get_start_method() == "forkserver":
-                context.set_forkserver_preload(
-                    ["evald._forkserver_preload", "evald.metrics.registry"]
-                )
-            _pool = ProcessPoolExecutor(size, mp_context=context, initializer=_child_init)
-        return _pool
-
-
-def shutdown_scoring() -> None:
-    """Stop this process's scoring processes, waiting for them (so none is left half-started)."""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def warm_scoring_pool() -> None:
-    """Start every scoring process now (blocking), so the first large request does not wait."""
-    pool = None
-    try:
-        pool = scoring_pool()
-        if pool is not None:
-            for future in [pool.submit(os.getpid) for _ in range(scoring_processes())]:
-                future.result()
-    except Exception:  # large batches will then find out, and fall back to a thread
-        if pool is not None and _pool is not pool:
-            return  # the server is stopping: shutdown_scoring() ended the warm-up
-        log.warning("scoring processes did not start", exc_info=True)
-
-
-def _child_init() -> None:
-    # Ctrl-C reaches the whole foreground process group; the server decides when to stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
+# Scoring processes (evald.scoring) -----------------------------------------------------------
 
 
 async def _offload(
@@ -231,27 +144,22 @@ async def _offload(
 ) -> list[float]:
     """Score ``instances`` in the scoring processes (in pieces, one per process), or in a
     thread when there are none or the work cannot be sent to them."""
-    pool = scoring_pool()
-    if pool is not None:
-        pieces = max(1, min(scoring_processes(), len(instances) // MIN_CHUNK))
+    processes = scoring.scoring_processes()
+    if processes > 0:
+        pieces = max(1, min(processes, len(instances) // MIN_CHUNK))
         size = -(-len(instances) // pieces)
         blobs = [instance.SerializeToString() for instance in instances]
-        loop = asyncio.get_running_loop()
+        instance_class = type(instances[0])
         calls = [
-            loop.run_in_executor(
-                pool,
-                functools.partial(
-                    _score_in_child, type(handler), type(instances[0]), blobs[i : i + size], opts
-                ),
+            scoring.run_job(
+                _score_in_child, type(handler), instance_class, blobs[i : i + size], opts
             )
             for i in range(0, len(blobs), size)
         ]
         try:
             results = await asyncio.gather(*calls)
-        except BrokenProcessPool:  # a scoring process died (e.g. killed): start a new pool
-            _discard_pool(pool)
-        except Exception:  # e.g. options that cannot be pickled: fall back to a thread
-            pass
+        except scoring.ScoringUnavailable:
+            pass  # e.g. a scoring process was killed: this batch goes to a thread
         else:
             if any(result is None for result in results):
                 raise _PieceFailed
@@ -263,15 +171,7 @@ class _PieceFailed(Exception):
     """A scoring process could not score its piece (e.g. a bad instance)."""
 
 
-def _discard_pool(pool: ProcessPoolExecutor) -> None:
-    global _pool
-    with _pool_lock:
-        if _pool is pool:
-            _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-@functools.cache
+@cache
 def _child_handler(handler_class: type[ComputedMetric[Any]]) -> ComputedMetric[Any]:
     return handler_class()
 

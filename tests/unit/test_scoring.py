@@ -1,0 +1,110 @@
+"""evald.scoring: jobs in real scoring processes (forkserver), their failures and cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+from evald import scoring
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+def echo(value: object) -> object:
+    return value
+
+
+def slow(value: object, seconds: float) -> object:
+    time.sleep(seconds)
+    return value
+
+
+def fail() -> None:
+    raise ValueError("broken job")
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.fixture
+def one_process() -> Iterator[None]:
+    scoring.configure_scoring(1)
+    scoring.warm_scoring_pool()
+    yield
+    scoring.shutdown_scoring()
+    scoring.configure_scoring(0)
+
+
+def run(coroutine: object) -> object:
+    return asyncio.run(coroutine)  # type: ignore[arg-type]
+
+
+def test_a_job_runs_in_another_process(one_process: None) -> None:
+    assert run(scoring.run_job(pid)) != os.getpid()
+    assert run(scoring.run_job(echo, {"a": [1, 2.5]})) == {"a": [1, 2.5]}
+
+
+def test_more_jobs_than_processes_wait_their_turn(one_process: None) -> None:
+    async def many() -> list[object]:
+        return list(await asyncio.gather(*(scoring.run_job(slow, i, 0.02) for i in range(6))))
+
+    assert run(many()) == list(range(6))
+
+
+def test_a_failing_job_is_unavailable_and_the_process_stays(one_process: None) -> None:
+    before = run(scoring.run_job(pid))
+    with pytest.raises(scoring.ScoringUnavailable, match="broken job"):
+        run(scoring.run_job(fail))
+    assert run(scoring.run_job(pid)) == before
+
+
+def test_a_job_that_cannot_be_pickled_is_unavailable(one_process: None) -> None:
+    with pytest.raises(scoring.ScoringUnavailable, match="cannot be sent"):
+        run(scoring.run_job(echo, lambda: None))
+
+
+def test_a_killed_process_is_replaced(one_process: None) -> None:
+    before = run(scoring.run_job(pid))
+    with pytest.raises(scoring.ScoringUnavailable, match="failed"):
+        run(scoring.run_job(die))
+    after = run(scoring.run_job(pid))
+    assert after not in (before, os.getpid())
+
+
+def test_a_cancelled_job_does_not_leak_its_answer_into_the_next(one_process: None) -> None:
+    async def cancel_then_ask() -> object:
+        job = asyncio.ensure_future(scoring.run_job(slow, "stale", 0.3))
+        await asyncio.sleep(0.1)
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+        return await scoring.run_job(echo, "fresh")
+
+    assert run(cancel_then_ask()) == "fresh"
+
+
+def test_no_processes_means_unavailable() -> None:
+    scoring.configure_scoring(0)
+    with pytest.raises(scoring.ScoringUnavailable):
+        run(scoring.run_job(pid))
+
+
+def test_shutdown_stops_the_processes(one_process: None) -> None:
+    child = run(scoring.run_job(pid))
+    scoring.shutdown_scoring()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"scoring process {child} still runs")
