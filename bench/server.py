@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import grpc
 from evald.kernels import Rouge, sentence_bleu
 from evald.kernels.rouge import tokenize
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
@@ -132,19 +133,40 @@ def batch_request(
 
 
 def batch_requests(metric: str, pairs: int, http: bool, index: int) -> list[bytes]:
-    """Batch requests over ``pairs`` new pairs (ROUGE: after two covering the vocabulary, so
-    the server's stem caches are as warm as the in-process baseline's)."""
+    """Batch requests over ``pairs`` new pairs for load process ``index``."""
     texts = _pairs(index, pairs)
     chunks = [texts[i : i + BATCH] for i in range(0, len(texts), BATCH)]
-    if metric == "rouge":
-        words = list(TextSource(seed=SEED + index).words)
-        vocabulary = [" ".join(words[i : i + WORDS]) for i in range(0, len(words), WORDS)]
-        covering = list(zip(vocabulary[::2], vocabulary[1::2], strict=False))
-        chunks = [covering[i : i + BATCH] for i in range(0, len(covering), BATCH)] * 2 + chunks
     requests = [batch_request(metric, chunk) for chunk in chunks]
     if http:
         return [json_format.MessageToJson(r, indent=None).encode() for r in requests]
     return [r.SerializeToString() for r in requests]
+
+
+def covering_requests(index: int) -> list[bytes]:
+    """ROUGE requests whose texts hold every word load process ``index`` draws from, each
+    pair once at the start and once at the end of a request (a server scores the start of a
+    batch itself and sends the rest to a scoring process: both get every word)."""
+    words = list(TextSource(seed=SEED + index).words)
+    vocabulary = [" ".join(words[i : i + WORDS]) for i in range(0, len(words), WORDS)]
+    covering = list(zip(vocabulary[::2], vocabulary[1::2], strict=False))
+    chunks = [covering[i : i + BATCH] for i in range(0, len(covering), BATCH)]
+    chunks += [chunk[::-1] for chunk in chunks]
+    return [batch_request("rouge", chunk).SerializeToString() for chunk in chunks]
+
+
+def warm_stem_caches(port: int, processes: int, connections: int = 12) -> None:
+    """Send the covering requests of every load process over ``connections`` new connections,
+    so every server worker (the kernel picks one per connection) and its scoring process have
+    the benchmark vocabulary's stems cached, as the in-process baseline has (and a
+    long-running server would)."""
+    bodies = [body for index in range(processes) for body in covering_requests(index)]
+    for _ in range(connections):
+        with grpc.insecure_channel(
+            f"{HOST}:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
+        ) as channel:
+            call = channel.unary_unary(METHOD)
+            for body in bodies:
+                call(body, timeout=60)
 
 
 def inprocess_rate(metric: str, pairs: int, seconds: float) -> float:
@@ -341,6 +363,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         return load.Result(requests=1, seconds=1 / inprocess_rounds[metric][-1])
 
     with echo_server(cores) as echo_port, evald_server(workers=0) as (port, http_port):
+        warm_stem_caches(port, p.batch_load.processes)
         measured = _alternate(
             p.rounds,
             {
