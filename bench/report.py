@@ -94,7 +94,7 @@ def markdown(sections: list[Section], info: dict[str, Any]) -> str:
             lines.append(
                 f"| {row.case} | {row.size} | {_figure(row.ours)} {row.unit} | "
                 f"{_figure(row.baseline)} {row.unit} | {row.baseline_name} | "
-                f"{row.ratio:.1f}x | {row.note} |"
+                f"{_ratio(row.ratio)}x | {row.note} |"
             )
         lines.append("")
         lines += [f"- {note}" for note in section.notes]
@@ -130,3 +130,8 @@ def write(sections: list[Section], out_dir: Path = RESULTS_DIR) -> tuple[Path, P
     md_path.write_text(text + "\n", encoding="utf-8")
     json_path.write_text(json.dumps(to_json(sections, info), indent=2) + "\n", encoding="utf-8")
     return md_path, json_path, text
+
+
+def _ratio(value: float) -> str:
+    """Two decimals below 10 (so 0.78 is not shown as 0.8 against a 0.8 target), else one."""
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
