@@ -143,14 +143,17 @@ def batch_requests(metric: str, pairs: int, http: bool, index: int) -> list[byte
 
 
 def covering_requests(index: int) -> list[bytes]:
-    """ROUGE requests whose texts hold every word load process ``index`` draws from, each
-    pair once at the start and once at the end of a request (a server scores the start of a
-    batch itself and sends the rest to a scoring process: both get every word)."""
+    """ROUGE requests whose texts hold every word load process ``index`` draws from. A server
+    scores the start of a batch itself and, if the rest is estimated to take more than 10 ms,
+    sends it to a scoring process: small requests (scored whole by the worker) warm the
+    worker, large ones forward and reversed warm its scoring process."""
     words = list(TextSource(seed=SEED + index).words)
     vocabulary = [" ".join(words[i : i + WORDS]) for i in range(0, len(words), WORDS)]
     covering = list(zip(vocabulary[::2], vocabulary[1::2], strict=False))
-    chunks = [covering[i : i + BATCH] for i in range(0, len(covering), BATCH)]
-    chunks += [chunk[::-1] for chunk in chunks]
+    small = BATCH // 5
+    chunks = [covering[i : i + small] for i in range(0, len(covering), small)]
+    large = [covering[i : i + BATCH] for i in range(0, len(covering), BATCH)]
+    chunks += large + [chunk[::-1] for chunk in large]
     return [batch_request("rouge", chunk).SerializeToString() for chunk in chunks]
 
 

@@ -35,6 +35,12 @@ Job = tuple[Callable[..., Any], tuple[Any, ...]]
 """A picklable function and its arguments."""
 
 
+SCORING_CPUS_ENV = "EVALD_SCORING_CPUS"
+"""Cores scoring processes may run on (``0,1``), set by a pinned server worker: a worker is
+pinned to one core, but its scoring processes are not, so a core left idle by a worker with
+fewer calls in flight is used by the other worker's scoring."""
+
+
 class ScoringUnavailable(Exception):
     """The job could not be run in a scoring process (none configured, one died, bad payload)."""
 
@@ -259,7 +265,8 @@ class _Process:
 
     def __init__(self, context: Any) -> None:
         ours, theirs = context.Pipe(duplex=True)
-        self.process = context.Process(target=_child_main, args=(theirs,), daemon=True)
+        cpus = os.environ.get(SCORING_CPUS_ENV, "")
+        self.process = context.Process(target=_child_main, args=(theirs, cpus), daemon=True)
         self.process.start()
         theirs.close()
         self.connection: Connection = ours
@@ -326,11 +333,21 @@ class _Failed:
         self.reason = reason
 
 
-def _child_main(connection: Connection) -> None:
-    """A scoring process: run jobs until the pipe closes."""
+def _unpin(cpus: str) -> None:
+    if cpus and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
+        except (OSError, ValueError):
+            log.warning("scoring process keeps its worker's core", exc_info=True)
+
+
+def _child_main(connection: Connection, cpus: str) -> None:
+    """A scoring process (on the cores ``cpus`` lists, if any): run jobs until the pipe
+    closes."""
     # Ctrl-C reaches the whole foreground process group; the server decides when to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
+    _unpin(cpus)
     while True:
         try:
             payload = connection.recv_bytes()

@@ -31,7 +31,7 @@ from typing import Any
 
 from evald import logs
 from evald.config import Settings
-from evald.scoring import available_cores
+from evald.scoring import SCORING_CPUS_ENV, available_cores
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,8 @@ def _worker_main(argv: Sequence[str]) -> int:
 
     index, ready_fd, core, payload = int(argv[0]), int(argv[1]), argv[2], argv[3]
     if core != "None":
+        # Scoring processes may run on any of the supervisor's cores (see evald.scoring).
+        os.environ[SCORING_CPUS_ENV] = ",".join(map(str, sorted(os.sched_getaffinity(0))))
         os.sched_setaffinity(0, {int(core)})
     settings = _from_json(json.loads(payload))
     logs.configure(settings.log_level)

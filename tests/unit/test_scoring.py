@@ -108,3 +108,18 @@ def test_shutdown_stops_the_processes(one_process: None) -> None:
         time.sleep(0.05)
     else:
         pytest.fail(f"scoring process {child} still runs")
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity here")
+def test_scoring_processes_run_on_the_cores_a_pinned_worker_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker pinned to one core lets its scoring processes use all the supervisor's cores."""
+    cores = sorted(os.sched_getaffinity(0))
+    monkeypatch.setenv(scoring.SCORING_CPUS_ENV, str(cores[-1]))
+    scoring.configure_scoring(1)
+    try:
+        assert run(scoring.run_job(os.sched_getaffinity, 0)) == {cores[-1]}
+    finally:
+        scoring.shutdown_scoring()
+        scoring.configure_scoring(0)
