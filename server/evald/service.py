@@ -5,6 +5,7 @@ The gRPC server (``evald.server``) and, later, the HTTP gateway both call :class
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -15,6 +16,7 @@ from google.protobuf.message import DecodeError
 
 from evald import api, judges, logs
 from evald.errors import EvalError, InvalidArgument, Unimplemented, internal_status
+from evald.metrics.base import ComputedMetric
 from evald.metrics.registry import PENDING, handlers
 from evald.ops import telemetry, tracing
 from evald.ops.limits import RequestLimits
@@ -41,8 +43,15 @@ class Evaluator:
         ``time_remaining`` (seconds until the caller's deadline) and ``metadata`` (gRPC metadata
         or HTTP headers) reach judge calls: deadline propagation and the per-request cache switch.
         """
+        if self.is_computed(request):  # never calls a judge: no judge context to set up
+            return await self._dispatch(request)
         with judges.scope(judges.from_request(request, time_remaining, metadata)):
             return await self._dispatch(request)
+
+    def is_computed(self, request: Any) -> bool:
+        """Whether ``request`` goes to a computed (local, judge-free) metric handler."""
+        which = request.WhichOneof("metric_inputs")
+        return which is not None and isinstance(self.handlers.get(which), ComputedMetric)
 
     async def _dispatch(self, request: Any) -> Any:
         which = request.WhichOneof("metric_inputs")
@@ -73,9 +82,16 @@ def describe(request: Any) -> tuple[str, int]:
         new_style = len(request.metrics) or len(request.metric_sources)
         return ("metrics", 1) if new_style else ("none", 0)
     metric_input = getattr(request, which)
-    if "instances" in metric_input.DESCRIPTOR.fields_by_name:
+    if has_field(metric_input.DESCRIPTOR, "instances"):
         return which, len(metric_input.instances)
     return which, 1
+
+
+@functools.cache
+def has_field(descriptor: Any, name: str) -> bool:
+    """Whether the message type ``descriptor`` has a field ``name`` (cached: building
+    ``fields_by_name`` on every call cost a few microseconds of each RPC)."""
+    return name in descriptor.fields_by_name
 
 
 class GrpcEvaluationService:
@@ -124,11 +140,14 @@ class GrpcEvaluationService:
                 metric, count = describe(request)
                 self.limits.check(request)
                 with tracing.span(f"evaluate {metric}", instances=count):
-                    response = await self.evaluator.evaluate_instances(
-                        request,
-                        time_remaining=context.time_remaining(),
-                        metadata=context.invocation_metadata() or (),
-                    )
+                    if self.evaluator.is_computed(request):
+                        response = await self.evaluator.evaluate_instances(request)
+                    else:  # judges get the caller's deadline and metadata
+                        response = await self.evaluator.evaluate_instances(
+                            request,
+                            time_remaining=context.time_remaining(),
+                            metadata=context.invocation_metadata() or (),
+                        )
                 body = bytes(response.SerializeToString())
             except EvalError as exc:
                 code, status = exc.code, exc.to_status()

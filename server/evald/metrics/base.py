@@ -48,9 +48,14 @@ class Handler(ABC):
     @classmethod
     def result_class(cls) -> type[Message]:
         """The generated class of this handler's result message."""
-        descriptor = api.RESPONSE.fields_by_name[cls.result_field].message_type
-        assert descriptor is not None, cls.result_field
-        return GetMessageClass(descriptor)
+        return _result_class(cls.result_field)
+
+
+@cache
+def _result_class(result_field: str) -> type[Message]:
+    descriptor = api.RESPONSE.fields_by_name[result_field].message_type
+    assert descriptor is not None, result_field
+    return GetMessageClass(descriptor)
 
 
 class ComputedMetric(Handler, Generic[Options]):

@@ -15,6 +15,7 @@ The concurrency limit is RESOURCE_EXHAUSTED: the same request passes once others
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -75,8 +76,7 @@ class RequestLimits:
         which = request.WhichOneof("metric_inputs")
         if which is not None:
             metric_input = getattr(request, which)
-            fields = metric_input.DESCRIPTOR.fields_by_name
-            if "instances" in fields:
+            if _has_field(metric_input.DESCRIPTOR, "instances"):
                 count = len(metric_input.instances)
                 if count > self.max_instances:
                     raise InvalidArgument(
@@ -84,7 +84,9 @@ class RequestLimits:
                         f"{count} instances are more than the limit of {self.max_instances} "
                         "per request (max_instances); split the request",
                     )
-            if "metric_spec" in fields and metric_input.HasField("metric_spec"):
+            if _has_field(metric_input.DESCRIPTOR, "metric_spec") and metric_input.HasField(
+                "metric_spec"
+            ):
                 self._texts(metric_input.metric_spec, f"{which}.metric_spec")
         for i, metric in enumerate(request.metrics):
             self._metric(metric, f"metrics[{i}]")
@@ -163,3 +165,8 @@ class Concurrency:
             yield
         finally:
             self.release(principal)
+
+
+@functools.cache
+def _has_field(descriptor: Any, name: str) -> bool:
+    return name in descriptor.fields_by_name

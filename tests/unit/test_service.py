@@ -1,0 +1,55 @@
+"""evald.service: which requests skip the judge context, and the cached field lookups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from evald import judges
+from evald.service import Evaluator, describe, has_field
+
+from tests.support import MESSAGES
+
+m = MESSAGES["v1beta1"]
+COMPUTED = ["exact_match_input", "bleu_input", "rouge_input", "tool_call_valid_input"]
+JUDGED = ["pointwise_metric_input", "pairwise_metric_input", "fluency_input"]
+
+
+@pytest.mark.parametrize(
+    ("member", "computed"), [(c, True) for c in COMPUTED] + [(j, False) for j in JUDGED]
+)
+def test_is_computed(member: str, computed: bool) -> None:
+    request = m.EvaluateInstancesRequest()
+    getattr(request, member).SetInParent()
+    assert Evaluator().is_computed(request) is computed
+
+
+def test_a_request_without_metric_input_is_not_computed() -> None:
+    assert Evaluator().is_computed(m.EvaluateInstancesRequest()) is False
+
+
+async def test_computed_requests_run_without_a_judge_context(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scopes: list[Any] = []
+    real = judges.scope
+
+    def counting(context: Any) -> Any:
+        scopes.append(context)
+        return real(context)
+
+    monkeypatch.setattr(judges, "scope", counting)
+    request = m.EvaluateInstancesRequest()
+    request.exact_match_input.instances.add(prediction="a", reference="a")
+    response = await Evaluator().evaluate_instances(request, time_remaining=5.0)
+    assert response.exact_match_results.exact_match_metric_values[0].score == 1.0
+    assert scopes == []
+
+
+def test_describe_and_has_field() -> None:
+    request = m.EvaluateInstancesRequest()
+    request.bleu_input.instances.add(prediction="a", reference="b")
+    request.bleu_input.instances.add(prediction="a", reference="b")
+    assert describe(request) == ("bleu_input", 2)
+    assert has_field(m.BleuInput.DESCRIPTOR, "instances")
+    assert not has_field(m.PointwiseMetricInput.DESCRIPTOR, "instances")
