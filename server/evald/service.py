@@ -5,7 +5,6 @@ The gRPC server (``evald.server``) and, later, the HTTP gateway both call :class
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -44,16 +43,17 @@ class Evaluator:
         or HTTP headers) reach judge calls: deadline propagation and the per-request cache switch.
         """
         if self.is_computed(request):  # never calls a judge: no judge context to set up
-            return await self._dispatch(request)
+            return await self.dispatch(request)
         with judges.scope(judges.from_request(request, time_remaining, metadata)):
-            return await self._dispatch(request)
+            return await self.dispatch(request)
 
     def is_computed(self, request: Any) -> bool:
         """Whether ``request`` goes to a computed (local, judge-free) metric handler."""
         which = request.WhichOneof("metric_inputs")
         return which is not None and isinstance(self.handlers.get(which), ComputedMetric)
 
-    async def _dispatch(self, request: Any) -> Any:
+    async def dispatch(self, request: Any) -> Any:
+        """Evaluate ``request`` in the current judge context (see :meth:`evaluate_instances`)."""
         which = request.WhichOneof("metric_inputs")
         if which is None:
             if len(request.metrics) or len(request.metric_sources):
@@ -82,16 +82,9 @@ def describe(request: Any) -> tuple[str, int]:
         new_style = len(request.metrics) or len(request.metric_sources)
         return ("metrics", 1) if new_style else ("none", 0)
     metric_input = getattr(request, which)
-    if has_field(metric_input.DESCRIPTOR, "instances"):
+    if api.has_field(metric_input.DESCRIPTOR, "instances"):
         return which, len(metric_input.instances)
     return which, 1
-
-
-@functools.cache
-def has_field(descriptor: Any, name: str) -> bool:
-    """Whether the message type ``descriptor`` has a field ``name`` (cached: building
-    ``fields_by_name`` on every call cost a few microseconds of each RPC)."""
-    return name in descriptor.fields_by_name
 
 
 class GrpcEvaluationService:
@@ -140,8 +133,8 @@ class GrpcEvaluationService:
                 metric, count = describe(request)
                 self.limits.check(request)
                 with tracing.span(f"evaluate {metric}", instances=count):
-                    if self.evaluator.is_computed(request):
-                        response = await self.evaluator.evaluate_instances(request)
+                    if self.evaluator.is_computed(request):  # calls no judge
+                        response = await self.evaluator.dispatch(request)
                     else:  # judges get the caller's deadline and metadata
                         response = await self.evaluator.evaluate_instances(
                             request,

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from evald import judges
-from evald.service import Evaluator, describe, has_field
+from evald.api import has_field
+from evald.service import Evaluator, describe
 
 from tests.support import MESSAGES
 

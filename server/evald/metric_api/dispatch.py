@@ -10,16 +10,14 @@ cannot be served at all (no instance, no metric) fails the RPC.
 from __future__ import annotations
 
 import asyncio
-import importlib
-import inspect
 import logging
-import pkgutil
 import weakref
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from evald import api
+from evald.discovery import concrete_subclasses
 from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
 from evald.metric_api.base import Call, Outcome, SpecEvaluator
 from evald.metric_api.instance import InstanceView
@@ -36,20 +34,12 @@ SPEC_NAMES = frozenset(f.name for f in METRIC_SPEC.fields)
 def evaluators() -> dict[str, SpecEvaluator]:
     """Every spec evaluator in ``evald.metric_api``, by the ``metric_spec`` member it reads."""
     found: dict[str, SpecEvaluator] = {}
-    package = importlib.import_module("evald.metric_api")
-    for info in pkgutil.iter_modules(package.__path__, prefix="evald.metric_api."):
-        module = importlib.import_module(info.name)
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if (
-                issubclass(cls, SpecEvaluator)
-                and not inspect.isabstract(cls)
-                and cls.__module__ == module.__name__
-            ):
-                evaluator = cls()
-                for name in cls.spec_fields:
-                    if name in found or name not in SPEC_NAMES:
-                        raise RuntimeError(f"bad or duplicate spec field {name} in {cls}")
-                    found[name] = evaluator
+    for cls in concrete_subclasses("evald.metric_api", SpecEvaluator, nested=False):
+        evaluator = cls()
+        for name in cls.spec_fields:
+            if name in found or name not in SPEC_NAMES:
+                raise RuntimeError(f"bad or duplicate spec field {name} in {cls}")
+            found[name] = evaluator
     return found
 
 

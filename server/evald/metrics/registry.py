@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 from functools import cache
 
 from evald import api
+from evald.discovery import concrete_subclasses
 from evald.metrics.base import Handler
 
 CHECKPOINT_PENDING = (
@@ -26,18 +24,10 @@ PENDING: dict[str, str] = {
 def handlers() -> dict[str, Handler]:
     """Every concrete handler in the ``evald.metrics`` package, by the input field it reads."""
     found: dict[str, Handler] = {}
-    package = importlib.import_module("evald.metrics")
-    for info in pkgutil.walk_packages(package.__path__, prefix="evald.metrics."):
-        module = importlib.import_module(info.name)
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if (
-                issubclass(cls, Handler)
-                and not inspect.isabstract(cls)
-                and cls.__module__ == module.__name__
-            ):
-                if cls.input_field in found:
-                    raise RuntimeError(f"two handlers for {cls.input_field}: {cls.__qualname__}")
-                if cls.input_field not in {f.name for f in api.METRIC_INPUTS.fields}:
-                    raise RuntimeError(f"{cls.__qualname__} reads unknown input {cls.input_field}")
-                found[cls.input_field] = cls()
+    for cls in concrete_subclasses("evald.metrics", Handler):
+        if cls.input_field in found:
+            raise RuntimeError(f"two handlers for {cls.input_field}: {cls.__qualname__}")
+        if cls.input_field not in {f.name for f in api.METRIC_INPUTS.fields}:
+            raise RuntimeError(f"{cls.__qualname__} reads unknown input {cls.input_field}")
+        found[cls.input_field] = cls()
     return found

@@ -15,7 +15,6 @@ The concurrency limit is RESOURCE_EXHAUSTED: the same request passes once others
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from typing import Any
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 
+from evald import api
 from evald.errors import InvalidArgument, ResourceExhausted
 from evald.ops.auth import Principal
 
@@ -76,7 +76,7 @@ class RequestLimits:
         which = request.WhichOneof("metric_inputs")
         if which is not None:
             metric_input = getattr(request, which)
-            if _has_field(metric_input.DESCRIPTOR, "instances"):
+            if api.has_field(metric_input.DESCRIPTOR, "instances"):
                 count = len(metric_input.instances)
                 if count > self.max_instances:
                     raise InvalidArgument(
@@ -84,7 +84,7 @@ class RequestLimits:
                         f"{count} instances are more than the limit of {self.max_instances} "
                         "per request (max_instances); split the request",
                     )
-            if _has_field(metric_input.DESCRIPTOR, "metric_spec") and metric_input.HasField(
+            if api.has_field(metric_input.DESCRIPTOR, "metric_spec") and metric_input.HasField(
                 "metric_spec"
             ):
                 self._texts(metric_input.metric_spec, f"{which}.metric_spec")
@@ -165,8 +165,3 @@ class Concurrency:
             yield
         finally:
             self.release(principal)
-
-
-@functools.cache
-def _has_field(descriptor: Any, name: str) -> bool:
-    return name in descriptor.fields_by_name
