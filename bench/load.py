@@ -3,13 +3,15 @@
 Each generator process opens its own connections, keeps ``concurrency`` calls in flight, and
 stops after ``seconds`` or ``max_requests`` calls, whichever comes first. Requests are sent as
 ready-made bytes (no serialization in the timed loop), taken in turn from the list the process
-builds for itself before the start, so every call can carry new text. All processes start
-together (a barrier), after a short warm-up that opens their connections.
+builds for itself before the start, so every call can carry new text. The processes open their
+connections and warm up first, then measure together; a :class:`Crew` keeps them for many
+rounds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import multiprocessing
 import statistics
@@ -81,81 +83,179 @@ class Result:
         return cuts[min(98, max(0, round(p) - 1))] * 1000
 
 
-def run(target: Target, requests: Requests, load: Load) -> Result:
-    """Drive ``target`` with ``load``; returns the combined result."""
-    context = multiprocessing.get_context("spawn")
-    barrier = context.Barrier(load.processes + 1)
-    queue: Any = context.Queue()
-    processes = [
-        context.Process(
-            target=_process_main, args=(index, target, requests, load, barrier, queue), daemon=True
-        )
-        for index in range(load.processes)
-    ]
-    for process in processes:
-        process.start()
-    try:
-        barrier.wait(timeout=120)
-        parts = [queue.get(timeout=load.seconds + 120) for _ in processes]
-    finally:
-        for process in processes:
+Part = tuple[int, int, float, list[float]]
+"""What one process measured: successful calls, failed calls, its window (s), latencies (s)."""
+
+
+class Crew:
+    """Processes started once and measured many times: each builds its job (for load: opens its
+    connections, builds its request bodies, warms up) before the first measurement, so short
+    alternating rounds measure the work, not process start-up.
+
+    ``job(index)`` (a picklable module-level callable) runs in process ``index`` and returns a
+    callable ``measure(seconds) -> Part``.
+    """
+
+    def __init__(self, job: Callable[[int], Callable[[float], Part]], processes: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._pipes: list[Any] = []
+        self._processes: list[Any] = []
+        for index in range(processes):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_crew_main, args=(job, index, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            self._pipes.append(ours)
+            self._processes.append(process)
+        self._ready = False
+
+    def wait_ready(self) -> None:
+        """Wait until every process has built its job (raises if one failed)."""
+        if self._ready:
+            return
+        for pipe in self._pipes:
+            if not pipe.poll(180):
+                raise TimeoutError("a measuring process did not get ready")
+            ready = pipe.recv()
+            if ready != "ready":
+                raise RuntimeError(f"a measuring process failed to start: {ready}")
+        self._ready = True
+
+    def measure(self, seconds: float) -> Result:
+        """All processes measure at once for ``seconds``; their parts combined."""
+        self.wait_ready()
+        for pipe in self._pipes:  # back to back: the processes start within microseconds
+            pipe.send(seconds)
+        parts = []
+        for pipe in self._pipes:
+            if not pipe.poll(seconds + 180):
+                raise TimeoutError("a measuring process did not answer")
+            part = pipe.recv()
+            if isinstance(part, str):
+                raise RuntimeError(f"a measuring process failed: {part}")
+            parts.append(part)
+        return combine(parts)
+
+    def close(self) -> None:
+        """Stop the processes."""
+        for pipe in self._pipes:
+            with contextlib.suppress(OSError):
+                pipe.send(None)
+        for process in self._processes:
             process.join(10)
             if process.is_alive():
                 process.terminate()
                 process.join()
+
+    def __enter__(self) -> Crew:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def combine(parts: list[Part]) -> Result:
+    """One result from the processes' parts: calls summed, rate = sum of per-process rates."""
     result = Result()
-    windows = []
+    rate = 0.0
     for count, errors, seconds, latencies in parts:
         result.requests += count
         result.errors += errors
         result.latencies += latencies
-        windows.append((count, seconds))
-    # Rate = sum of per-process rates; stated as requests over the mean window.
-    rate = sum(count / seconds for count, seconds in windows if seconds)
+        rate += count / seconds if seconds else 0.0
+    # Stated as requests over the mean window.
     result.seconds = result.requests / rate if rate else 0.0
     return result
 
 
-def _process_main(
-    index: int, target: Target, requests: Requests, load: Load, barrier: Any, queue: Any
-) -> None:
-    bodies = requests(index)
-    queue.put(asyncio.run(_drive(target, bodies, load, barrier)))
-
-
-async def _drive(
-    target: Target, bodies: list[bytes], load: Load, barrier: Any
-) -> tuple[int, int, float, list[float]]:
-    calls, close = await _connect(target, load.connections)
+def _crew_main(job: Callable[[int], Callable[[float], Part]], index: int, pipe: Any) -> None:
     try:
-        offset = load.warmup * len(calls)
-        for i in range(offset):  # opens every connection
-            await calls[i % len(calls)](bodies[i % len(bodies)])
-        await asyncio.get_running_loop().run_in_executor(None, barrier.wait, 120)
-        latencies: list[float] = []
-        errors = 0
-        sent = 0
-        start = time.perf_counter()
-        deadline = start + load.seconds
+        measure = job(index)
+    except Exception as exc:  # reported to the parent, which raises it
+        pipe.send(f"{type(exc).__name__}: {exc}")
+        return
+    pipe.send("ready")
+    while (seconds := pipe.recv()) is not None:
+        try:
+            pipe.send(measure(seconds))
+        except Exception as exc:
+            pipe.send(f"{type(exc).__name__}: {exc}")
+    close = getattr(measure, "close", None)
+    if close is not None:
+        close()
 
-        async def worker(slot: int) -> None:
-            nonlocal sent, errors
-            call = calls[slot % len(calls)]
-            while sent < load.max_requests and time.perf_counter() < deadline:
-                body = bodies[(offset + sent) % len(bodies)]
-                sent += 1
-                began = time.perf_counter()
-                try:
-                    await call(body)
-                except Exception:
-                    errors += 1
-                    continue
-                latencies.append(time.perf_counter() - began)
 
-        await asyncio.gather(*(worker(slot) for slot in range(load.concurrency)))
-        return len(latencies), errors, time.perf_counter() - start, latencies
-    finally:
-        await close()
+@dataclass(frozen=True)
+class LoadJob:
+    """The load of one process: ``target`` driven with its ``requests`` under ``load``."""
+
+    target: Target
+    requests: Requests
+    load: Load
+
+    def __call__(self, index: int) -> Callable[[float], Part]:
+        return _LoadRunner(self, index)
+
+
+class _LoadRunner:
+    """One process's connections and bodies, warmed up; called once per round."""
+
+    def __init__(self, job: LoadJob, index: int) -> None:
+        self.load = job.load
+        self.loop = asyncio.new_event_loop()
+        self.bodies = job.requests(index)
+        self.calls, self._close = self.loop.run_until_complete(
+            _connect(job.target, job.load.connections)
+        )
+        self.offset = job.load.warmup * len(self.calls)
+        for i in range(self.offset):  # opens every connection
+            call = self.calls[i % len(self.calls)]
+            self.loop.run_until_complete(call(self.bodies[i % len(self.bodies)]))
+
+    def __call__(self, seconds: float) -> Part:
+        part = self.loop.run_until_complete(
+            _timed(self.calls, self.bodies, self.offset, self.load, seconds)
+        )
+        self.offset += part[0] + part[1]  # every round sends texts the last one did not
+        return part
+
+    def close(self) -> None:
+        """Close the connections and the loop."""
+        self.loop.run_until_complete(self._close())
+        self.loop.close()
+
+
+def run(target: Target, requests: Requests, load: Load) -> Result:
+    """Drive ``target`` with ``load`` once (processes started for this run only)."""
+    with Crew(LoadJob(target, requests, load), load.processes) as crew:
+        return crew.measure(load.seconds)
+
+
+async def _timed(
+    calls: list[Any], bodies: list[bytes], offset: int, load: Load, seconds: float
+) -> Part:
+    latencies: list[float] = []
+    errors = 0
+    sent = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+
+    async def worker(slot: int) -> None:
+        nonlocal sent, errors
+        call = calls[slot % len(calls)]
+        while sent < load.max_requests and time.perf_counter() < deadline:
+            body = bodies[(offset + sent) % len(bodies)]
+            sent += 1
+            began = time.perf_counter()
+            try:
+                await call(body)
+            except Exception:
+                errors += 1
+                continue
+            latencies.append(time.perf_counter() - began)
+
+    await asyncio.gather(*(worker(slot) for slot in range(load.concurrency)))
+    return len(latencies), errors, time.perf_counter() - start, latencies
 
 
 async def _connect(target: Target, connections: int) -> tuple[list[Any], Any]:

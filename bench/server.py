@@ -69,22 +69,25 @@ class Plan:
     pairs: int
     """Distinct (reference, prediction) pairs per load process, cycled through."""
     baseline_seconds: float
+    """Length of the one-off in-process measurement of the offload comparison."""
     compare: bool
     """Also compare offload strategies (full run only)."""
 
 
 def plan(quick: bool) -> Plan:
-    """Tiny budgets with ``quick`` (a smoke test), else ~3 s per measurement."""
+    """Tiny budgets with ``quick`` (a smoke test), else 5 alternating rounds of 2 s each."""
     cores = _cores()
     if quick:
         tiny = Load(processes=1, connections=2, concurrency=4, seconds=0.2, warmup=1)
         return Plan(1, tiny, tiny, pairs=100, baseline_seconds=0.05, compare=False)
+    # Short rounds, many of them: this machine's speed drifts by +-20% within seconds, and
+    # alternating short rounds spreads that drift over everything measured.
     return Plan(
-        rounds=2,
-        load=Load(processes=cores, connections=4, concurrency=32, seconds=3.0),
-        batch_load=Load(processes=cores, connections=4, concurrency=4, seconds=3.0, warmup=2),
+        rounds=5,
+        load=Load(processes=cores, connections=4, concurrency=32, seconds=2.0),
+        batch_load=Load(processes=cores, connections=4, concurrency=4, seconds=2.0, warmup=2),
         pairs=3000,
-        baseline_seconds=1.5,
+        baseline_seconds=3.0,
         compare=True,
     )
 
@@ -172,9 +175,10 @@ def warm_stem_caches(port: int, processes: int, connections: int = 12) -> None:
                 call(body, timeout=60)
 
 
-def inprocess_rate(metric: str, pairs: int, seconds: float) -> float:
-    """The kernel's pairs/s, one thread, in this process, on the same kind of pairs."""
-    texts = _pairs(1000, pairs)
+def _kernel(
+    metric: str, index: int, pairs: int
+) -> tuple[Callable[[str, str], object], list[tuple[str, str]]]:
+    """The kernel call the server makes per pair, and the pairs of in-process run ``index``."""
     if metric == "bleu":
 
         def score(reference: str, prediction: str) -> object:
@@ -182,18 +186,50 @@ def inprocess_rate(metric: str, pairs: int, seconds: float) -> float:
 
     else:
         scorer = Rouge(["rougeL"], use_stemmer=True)
-        for word in TextSource(seed=SEED + 1000).words:  # the vocabulary of these texts
+        for word in TextSource(seed=SEED + 1000 + index).words:  # the vocabulary of these texts
             tokenize(word, True)
 
         def score(reference: str, prediction: str) -> object:
             return scorer.score(reference, prediction)
 
+    return score, _pairs(1000 + index, pairs)
+
+
+def _score_for(
+    score: Callable[[str, str], object], texts: Sequence[tuple[str, str]], seconds: float
+) -> tuple[int, float]:
     count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds or count < len(texts) // 4:
-        reference, prediction = texts[count % len(texts)]
-        score(reference, prediction)
-        count += 1
-    return count / (time.perf_counter() - start)
+    while time.perf_counter() - start < seconds or count < 8:
+        for reference, prediction in texts[count % len(texts) : count % len(texts) + 8]:
+            score(reference, prediction)
+        count += 8
+    return count, time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class KernelJob:
+    """In-process baseline for a :class:`bench.load.Crew`: the kernel scoring pairs in a loop,
+    one process per core measured at once, as the server uses the cores."""
+
+    metric: str
+    pairs: int
+
+    def __call__(self, index: int) -> Callable[[float], load.Part]:
+        score, texts = _kernel(self.metric, index, self.pairs)
+        _score_for(score, texts, 0.05)
+
+        def measure(seconds: float) -> load.Part:
+            count, elapsed = _score_for(score, texts, seconds)
+            return count, 0, elapsed, []
+
+        return measure
+
+
+def inprocess_rate(metric: str, pairs: int, seconds: float) -> float:
+    """The kernel's pairs/s, one thread, in this process, on the same kind of pairs."""
+    score, texts = _kernel(metric, 0, pairs)
+    count, elapsed = _score_for(score, texts, seconds)
+    return count / elapsed
 
 
 # Servers -------------------------------------------------------------------------------------
@@ -351,41 +387,45 @@ def _alternate(rounds: int, runs: dict[str, Callable[[], load.Result]]) -> dict[
 
 
 def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
-    """Echo vs single calls, batches vs in-process, HTTP vs gRPC; one evald, one echo."""
+    """Echo vs single calls, batches vs in-process, HTTP vs gRPC; one evald, one echo, every
+    measurement by processes started once and measured in alternating rounds."""
     em = exact_match_requests
-    requests = {
-        (metric, http): functools.partial(batch_requests, metric, p.pairs, http)
-        for metric in ("bleu", "rouge")
-        for http in (False, True)
-    }
-    inprocess_rounds: dict[str, list[float]] = {"bleu": [], "rouge": []}
-
-    def inprocess(metric: str) -> load.Result:
-        # Measured in turn with the server runs (servers idle), so machine load hits both.
-        inprocess_rounds[metric].append(inprocess_rate(metric, p.pairs, p.baseline_seconds))
-        return load.Result(requests=1, seconds=1 / inprocess_rounds[metric][-1])
-
-    with echo_server(cores) as echo_port, evald_server(workers=0) as (port, http_port):
+    seconds = p.load.seconds
+    with contextlib.ExitStack() as stack:
+        echo_port = stack.enter_context(echo_server(cores))
+        port, http_port = stack.enter_context(evald_server(workers=0))
         warm_stem_caches(port, p.batch_load.processes)
+
+        def crew(job: Callable[[int], Callable[[float], load.Part]], processes: int) -> load.Crew:
+            return stack.enter_context(load.Crew(job, processes))
+
+        # Started together, waited for once: spawning and building bodies is not measured.
+        crews = {
+            "in-process bleu": crew(KernelJob("bleu", p.pairs), cores),
+            "in-process rouge": crew(KernelJob("rouge", p.pairs), cores),
+            "in-process bleu, 1 process": crew(KernelJob("bleu", p.pairs), 1),
+            "in-process rouge, 1 process": crew(KernelJob("rouge", p.pairs), 1),
+            "echo": crew(load.LoadJob(_grpc(echo_port), em, p.load), p.load.processes),
+            "exact_match": crew(load.LoadJob(_grpc(port), em, p.load), p.load.processes),
+            **{
+                f"{metric} {'http' if http else 'grpc'}": crew(
+                    load.LoadJob(
+                        _http(http_port) if http else _grpc(port),
+                        functools.partial(batch_requests, metric, p.pairs, http),
+                        p.batch_load,
+                    ),
+                    p.batch_load.processes,
+                )
+                for metric in ("bleu", "rouge")
+                for http in (False, True)
+            },
+        }
+        for each in crews.values():
+            each.wait_ready()
         measured = _alternate(
             p.rounds,
-            {
-                "in-process bleu": functools.partial(inprocess, "bleu"),
-                "in-process rouge": functools.partial(inprocess, "rouge"),
-                "echo": lambda: load.run(_grpc(echo_port), em, p.load),
-                "exact_match": lambda: load.run(_grpc(port), em, p.load),
-                **{
-                    f"{metric} {'http' if http else 'grpc'}": functools.partial(
-                        load.run,
-                        _http(http_port) if http else _grpc(port),
-                        requests[(metric, http)],
-                        p.batch_load,
-                    )
-                    for metric, http in requests
-                },
-            },
+            {name: functools.partial(each.measure, seconds) for name, each in crews.items()},
         )
-    rates = {m: sum(r) / len(r) for m, r in inprocess_rounds.items()}
     echo = measured["echo"]
     size = f"{BATCH} x medium ({WORDS} words)"
     rows: list[Row] = [
@@ -400,13 +440,17 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
     ]
     names = {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}
     for metric, name in names.items():
+        every = measured[f"in-process {metric}"].per_second
+        one = measured[f"in-process {metric}, 1 process"].per_second
         rows.append(
             _row(
                 f"{name}, gRPC",
                 size,
                 measured[f"{metric} grpc"],
-                rates[metric] * cores,
-                f"kernel in-process x {cores} cores ({rates[metric]:,.0f} pairs/s x {cores})",
+                every,
+                f"kernel in-process, {cores} processes at once ({every:,.0f} pairs/s; "
+                f"1 process alone {one:,.0f}, x {cores} = {one * cores:,.0f}: ratio "
+                f"{measured[f'{metric} grpc'].per_second * BATCH / (one * cores):.2f})",
                 unit="pairs/s",
                 scale=BATCH,
             )
@@ -428,8 +472,13 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         f"evald: `evald serve --workers 0` ({cores} workers, each pinned to a core, with one "
         "scoring process each); echo: as many echo processes on the same port, pinned alike. "
         f"Load: {p.load.processes} Python load processes x {p.load.connections} connections, "
-        f"{p.load.concurrency} (batches: {p.batch_load.concurrency}) calls in flight each, "
-        f"{p.rounds} alternating round(s) of {p.load.seconds:g} s; the load shares the machine.",
+        f"{p.load.concurrency} (batches: {p.batch_load.concurrency}) calls in flight each; the "
+        "load shares the machine. Every measurement (in-process ones included) is made by "
+        "processes started before the first round and measured in turn: "
+        f"{p.rounds} alternating round(s) of {seconds:g} s each, summed.",
+        f"In-process baseline: the kernel in {cores} processes at once, one per core, as the "
+        "server uses them (this machine runs each core slower while both are busy, so the "
+        "figure is below one process alone x cores; that figure and its ratio are in the row).",
         "Batches: ROUGE is rougeL with use_stemmer (one rouge_type per request, as the API "
         "has it); BLEU uses effective order. Every load process cycles through "
         f"{p.pairs:,} distinct pairs (more texts than the BLEU token cache holds).",
@@ -445,7 +494,8 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
     ROUGE requests are scored (scoring processes vs a thread)."""
     rows: list[Row] = []
     bleu = functools.partial(batch_requests, "bleu", p.pairs, False)
-    baseline = inprocess_rate("bleu", p.pairs, p.baseline_seconds) * cores
+    with load.Crew(KernelJob("bleu", p.pairs), cores) as kernels:
+        baseline = kernels.measure(p.baseline_seconds).per_second
     configs = {
         "1 process, thread offload (before)": (1, ("--scoring-processes", "0")),
         f"1 process + {cores} scoring processes": (1, ()),
@@ -462,7 +512,7 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
                 f"{BATCH} x medium",
                 result,
                 baseline,
-                f"kernel in-process x {cores} cores",
+                f"kernel in-process, {cores} processes at once",
                 unit="pairs/s",
                 scale=BATCH,
             )

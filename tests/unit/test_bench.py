@@ -149,3 +149,20 @@ def test_ghz_proto_config_compiles_with_its_import_paths(tmp_path: Path) -> None
         ]
     )
     assert code == 0
+
+
+def test_crew_processes_measure_many_rounds_and_report_failures() -> None:
+    from bench.load import Crew
+    from bench.server import KernelJob
+
+    with Crew(KernelJob("bleu", 20), 2) as crew:
+        first, second = crew.measure(0.05), crew.measure(0.05)  # the same processes, twice
+        assert {first.errors, second.errors} == {0}
+        assert first.requests >= 2 * 8  # 8 pairs at a time, 2 processes
+        assert second.requests >= 2 * 8
+        assert first.per_second > 0
+    with (
+        Crew(KernelJob("bleu", 0), 1) as broken,  # no pairs: the job fails to start
+        pytest.raises(RuntimeError, match="failed to start: ZeroDivisionError"),
+    ):
+        broken.measure(0.01)
