@@ -5,7 +5,7 @@ Each function here mirrors one step of ``rouge_score`` 0.1.2 (``tokenize.tokeniz
 with the same integer counts and the same float operations in the same order, so precision,
 recall and F-measure are the very same floats. What changes is how the counts are found:
 
-* one tokenization per text serves every requested type, stems are cached (bounded LRU);
+* one tokenization per text serves every requested type, stems are cached (bounded);
 * tokens become small ints, n-grams are counted by ``collections.Counter`` over ``zip``;
 * rougeL's LCS length comes from rapidfuzz (C++), rougeLsum's alignment from
   :mod:`evald.kernels._lcs` (bit-parallel, same alignment as rouge-score's backtracking).
@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from itertools import chain
 from typing import NamedTuple
 
@@ -76,7 +75,22 @@ def _stem_uncached(token: str) -> str | None:
     return stem if _VALID_TOKEN.match(stem) else None
 
 
-_stem = lru_cache(maxsize=STEM_CACHE_SIZE)(_stem_uncached)
+class _StemCache(dict[str, "str | None"]):
+    """Token -> stem (None: dropped). A plain dict whose lookups run in C (``map`` over
+    ``__getitem__``); a miss stems and stores. Full, it starts over: cheaper per hit than an
+    LRU's bookkeeping, and half the memory (an LRU keeps a link object per entry), which
+    matters when the server's processes share the CPU caches."""
+
+    def __missing__(self, token: str) -> str | None:
+        stem = _stem_uncached(token)
+        if len(self) >= STEM_CACHE_SIZE:
+            self.clear()
+        self[token] = stem
+        return stem
+
+
+_STEMS = _StemCache()
+_stem = _STEMS.__getitem__
 
 
 def tokenize(text: str, use_stemmer: bool) -> list[str]:
@@ -271,4 +285,4 @@ def _cut(ids: list[int], sentences: list[list[str]]) -> list[list[int]]:
 
 def clear_stem_cache() -> None:
     """Forget cached stems (benchmarks measure a cold start with it)."""
-    _stem.cache_clear()
+    _STEMS.clear()

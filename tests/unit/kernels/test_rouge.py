@@ -103,6 +103,19 @@ def test_tokenize_matches_rouge_score(text: str, stem: bool) -> None:
     assert tokenize(text, stem) == DefaultTokenizer(use_stemmer=stem).tokenize(text)
 
 
+def test_stem_cache_is_bounded_and_stems_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evald.kernels import rouge
+
+    monkeypatch.setattr(rouge, "STEM_CACHE_SIZE", 4)
+    rouge.clear_stem_cache()
+    reference = DefaultTokenizer(use_stemmer=True)
+    text = "Runners running happily; cats jumped over 12 walking, stemming generously ran"
+    for _ in range(3):  # the cache fills, starts over, fills again: the same tokens each time
+        assert tokenize(text, True) == reference.tokenize(text)
+        assert 0 < len(rouge._STEMS) <= 4
+    rouge.clear_stem_cache()
+
+
 @pytest.mark.parametrize("bad", ["rouge0", "rouge10", "rougel", "ROUGEL", "bleu", ""])
 def test_unknown_type_is_rejected(bad: str) -> None:
     with pytest.raises(ValueError, match="unknown ROUGE types"):
