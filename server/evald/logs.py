@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import atexit
 import functools
 import json
 import logging
@@ -31,9 +29,6 @@ class JsonFormatter(logging.Formatter):
 
 
 _REQUEST_LINE_HEAD = '"level": "info", "logger": "evald.request", "msg": "request"'
-_pending: list[str] = []
-"""Request lines written at the end of the current event-loop iteration, in one write."""
-
 _direct: logging.StreamHandler[TextIO] | None = None
 """The handler whose stream :func:`request_line` writes to itself (see
 :func:`write_request_lines_directly`)."""
@@ -65,31 +60,50 @@ def write_request_lines_directly() -> None:
             _direct = handler
 
 
+RequestRecord = tuple[float, str, str, int, str, float]
+"""One answered call: (unix time, method, metric, instances, status code name, seconds)."""
+
+
 def request_line(method: str, metric: str, instances: int, code: str, ms: float) -> None:
-    """The one log line written per request. It names the call, never its contents: requests
-    carry user data (prompts, answers) that must not end up in logs."""
-    if _direct is not None and REQUEST_LOGGER.isEnabledFor(logging.INFO):
+    """The one log line written per request, written now. It names the call, never its
+    contents: requests carry user data (prompts, answers) that must not end up in logs.
+    (EvaluateInstances calls go through :mod:`evald.calls`, which writes theirs in batches.)"""
+    request_lines([(time.time(), method, metric, instances, code, ms / 1000)])
+
+
+def request_lines(records: list[RequestRecord]) -> None:
+    """The request lines of ``records``, in order (one write when writing directly)."""
+    if not REQUEST_LOGGER.isEnabledFor(logging.INFO):
+        return
+    handler = _direct
+    if handler is not None:
         # Exactly json.dumps(line) of the dict the formatter would build, keys in that order;
         # the constant parts are encoded once.
-        line = (
-            f'{{"ts": {round(time.time(), 3)!r}, {_REQUEST_LINE_HEAD}, '
+        text = "".join(
+            f'{{"ts": {round(ts, 3)!r}, {_REQUEST_LINE_HEAD}, '
             f'{_encoded_call(method, metric)}, "instances": {int(instances)}, '
-            f'"code": {_encoded(code)}, "ms": {round(ms, 3)!r}}}\n'
+            f'"code": {_encoded(code)}, "ms": {round(seconds * 1000, 3)!r}}}\n'
+            for ts, method, metric, instances, code, seconds in records
         )
-        _queue_line(line)
+        try:
+            handler.stream.write(text)
+            handler.stream.flush()
+        except (OSError, ValueError):  # the stream is closed or gone (a dead log pipe)
+            pass
         return
-    REQUEST_LOGGER.info(
-        "request",
-        extra={
-            "fields": {
-                "method": method,
-                "metric": metric,
-                "instances": instances,
-                "code": code,
-                "ms": round(ms, 3),
-            }
-        },
-    )
+    for _, method, metric, instances, code, seconds in records:
+        REQUEST_LOGGER.info(
+            "request",
+            extra={
+                "fields": {
+                    "method": method,
+                    "metric": metric,
+                    "instances": instances,
+                    "code": code,
+                    "ms": round(seconds * 1000, 3),
+                }
+            },
+        )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -100,39 +114,3 @@ def _encoded_call(method: str, metric: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def _encoded(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
-
-
-def _queue_line(line: str) -> None:
-    """Write ``line`` now, or, inside a running event loop, with the other lines of this loop
-    iteration in one write (a write to stderr is a system call: once per line it cost more
-    than formatting the line)."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        _write([line])
-        return
-    if not _pending:
-        loop.call_soon(flush_request_lines)
-    _pending.append(line)
-
-
-def flush_request_lines() -> None:
-    """Write the request lines not written yet (also run at exit)."""
-    if _pending:
-        lines = _pending.copy()
-        del _pending[: len(lines)]  # keeps a line another thread added meanwhile
-        _write(lines)
-
-
-def _write(lines: list[str]) -> None:
-    handler = _direct
-    if handler is None:
-        return
-    try:
-        handler.stream.write("".join(lines))
-        handler.stream.flush()
-    except (OSError, ValueError):  # the stream is closed or gone (a dead log pipe)
-        pass
-
-
-atexit.register(flush_request_lines)

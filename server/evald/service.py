@@ -13,11 +13,11 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
-from evald import api, judges, logs
+from evald import api, calls, judges, logs
 from evald.errors import EvalError, InvalidArgument, Unimplemented, internal_status
 from evald.metrics.base import ComputedMetric
 from evald.metrics.registry import PENDING, handlers
-from evald.ops import telemetry, tracing
+from evald.ops import tracing
 from evald.ops.limits import RequestLimits
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,12 @@ class GrpcEvaluationService:
                     ) from None
                 metric, count = describe(request)
                 self.limits.check(request)
-                with tracing.span(f"evaluate {metric}", instances=count):
+                span = (
+                    tracing.span(f"evaluate {metric}", instances=count)
+                    if tracing.enabled()
+                    else tracing.NO_SPAN
+                )
+                with span:
                     if self.evaluator.is_computed(request):  # calls no judge
                         response = await self.evaluator.dispatch(request)
                     else:  # judges get the caller's deadline and metadata
@@ -148,12 +153,10 @@ class GrpcEvaluationService:
                 log.exception("unexpected failure in %s", method)
                 code, status = grpc.StatusCode.INTERNAL, internal_status()
             else:
-                logs.request_line(method, metric, count, "OK", _ms_since(start))
-                telemetry.record_request(method, metric, "OK", time.perf_counter() - start)
+                calls.record(method, metric, count, "OK", time.perf_counter() - start)
                 return body
-            # Logged before abort(), which sends the status to the client and then raises.
-            logs.request_line(method, metric, count, code.name, _ms_since(start))
-            telemetry.record_request(method, metric, code.name, time.perf_counter() - start)
+            # Recorded before abort(), which sends the status to the client and then raises.
+            calls.record(method, metric, count, code.name, time.perf_counter() - start)
             await abort(context, status)
             raise AssertionError("unreachable")  # abort() always raises
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sys
@@ -156,36 +155,3 @@ def test_direct_request_line_is_json_dumps_of_the_record(
     assert line == json.dumps(record, ensure_ascii=False)
     assert record["metric"] == "métrique\\x"
     assert record["method"] == '/a"b'
-
-
-@pytest.mark.usefixtures("restore_logging")
-def test_direct_request_lines_in_a_loop_are_written_together_in_order(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(logs, "_direct", None)
-    logs.configure("INFO")
-    logs.write_request_lines_directly()
-    assert logs._direct is not None
-    writes: list[str] = []
-
-    class Stream:
-        def write(self, text: str) -> None:
-            writes.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    monkeypatch.setattr(logs._direct, "stream", Stream())
-
-    async def calls() -> int:
-        for i in range(5):
-            logs.request_line("/m", "x", i, "OK", 1.0)
-        written_before_the_loop_turned = len(writes)
-        await asyncio.sleep(0)
-        return written_before_the_loop_turned
-
-    assert asyncio.run(calls()) == 0
-    assert len(writes) == 1  # one write for the five lines
-    assert [json.loads(line)["instances"] for line in writes[0].splitlines()] == list(range(5))
-    logs.request_line("/m", "x", 9, "OK", 1.0)  # outside a loop: written at once
-    assert json.loads(writes[-1])["instances"] == 9

@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 
-from evald import logs
+from evald import calls
 from evald.errors import EvalError
 from evald.ops import telemetry, tracing
 from evald.ops.auth import ANONYMOUS, KeyStore, Principal, Unauthenticated
@@ -118,8 +118,7 @@ def _guarded_unary(
 async def _refuse(context: Any, method: str, error: EvalError) -> None:
     from evald.service import abort  # the service's abort: status details in the trailer
 
-    logs.request_line(method, "none", 0, error.code.name, 0.0)
-    telemetry.record_request(method, "none", error.code.name, 0.0)
+    calls.record(method, "none", 0, error.code.name, 0.0)
     await abort(context, error.to_status())
 
 

@@ -15,6 +15,7 @@ The concurrency limit is RESOURCE_EXHAUSTED: the same request passes once others
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -87,7 +88,9 @@ class RequestLimits:
             if api.has_field(metric_input.DESCRIPTOR, "metric_spec") and metric_input.HasField(
                 "metric_spec"
             ):
-                self._texts(metric_input.metric_spec, f"{which}.metric_spec")
+                spec = metric_input.metric_spec
+                if _may_hold_texts(spec.DESCRIPTOR):
+                    self._texts(spec, f"{which}.metric_spec")
         for i, metric in enumerate(request.metrics):
             self._metric(metric, f"metrics[{i}]")
         for i, source in enumerate(request.metric_sources):
@@ -122,6 +125,22 @@ class RequestLimits:
 
 def _repeated(field: Any) -> bool:
     return bool(field.is_repeated)
+
+
+@functools.cache
+def _may_hold_texts(descriptor: Any, depth: int = 0) -> bool:
+    """Whether :meth:`RequestLimits._texts` could find a limited text in a message of this
+    type (most computed-metric specs cannot: their walk is skipped)."""
+    return any(
+        field.name in _TEXT_FIELDS
+        or (
+            field.message_type is not None
+            and depth < 3
+            and not _repeated(field)
+            and _may_hold_texts(field.message_type, depth + 1)
+        )
+        for field in descriptor.fields
+    )
 
 
 class Concurrency:

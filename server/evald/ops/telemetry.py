@@ -28,6 +28,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +71,8 @@ def load() -> bool:
             _prom = importlib.import_module("prometheus_client")
         except ImportError:  # pragma: no cover - exercised only without the optional package
             _prom = None
+        else:
+            _prom.REGISTRY.register(_BeforeScrape())
     return _prom is not None
 
 
@@ -144,6 +147,40 @@ def record_request(method: str, metric: str, code: str, seconds: float) -> None:
     """Count one answered RPC and its latency."""
     REQUESTS.labels(method, metric, code).inc()
     REQUEST_SECONDS.labels(method, metric).observe(seconds)
+
+
+def record_requests(records: Iterable[tuple[float, str, str, int, str, float]]) -> None:
+    """Count answered RPCs given as ``evald.logs.RequestRecord`` tuples (one counter update
+    per label set, one observation per call)."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for _, method, metric, _, code, seconds in records:
+        key = (method, metric, code)
+        counts[key] = counts.get(key, 0) + 1
+        REQUEST_SECONDS.labels(method, metric).observe(seconds)
+    for key, count in counts.items():
+        REQUESTS.labels(*key).inc(count)
+
+
+def before_scrape(action: Callable[[], None]) -> None:
+    """Run ``action`` at the start of each scrape of the default registry, before any evald
+    metric is read (e.g. to record calls still waiting to be recorded)."""
+    _BEFORE_SCRAPE.append(action)
+
+
+_BEFORE_SCRAPE: list[Callable[[], None]] = []
+
+
+class _BeforeScrape:
+    """A collector that yields no metric; registered before evald's metrics (which are created
+    lazily, after :func:`load`), so the registry runs it first in each scrape."""
+
+    def collect(self) -> list[Any]:
+        for action in _BEFORE_SCRAPE:
+            action()
+        return []
+
+    def describe(self) -> list[Any]:
+        return []  # a non-empty describe() would make the registry call collect() at register
 
 
 @dataclass
