@@ -5,8 +5,10 @@ Each function here mirrors one step of ``rouge_score`` 0.1.2 (``tokenize.tokeniz
 with the same integer counts and the same float operations in the same order, so precision,
 recall and F-measure are the very same floats. What changes is how the counts are found:
 
-* one tokenization per text serves every requested type, stems are cached (bounded);
-* tokens become small ints, n-grams are counted by ``collections.Counter`` over ``zip``;
+* one tokenization per text serves every requested type; stems and token ids are cached
+  (bounded);
+* tokens become ints (equal forms, equal ints), n-grams are counted by ``collections.Counter``
+  over ``zip``;
 * rougeL's LCS length comes from rapidfuzz (C++), rougeLsum's alignment from
   :mod:`evald.kernels._lcs` (bit-parallel, same alignment as rouge-score's backtracking).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import chain
+from itertools import chain, count
 from typing import NamedTuple
 
 from nltk.stem import porter  # type: ignore[import-untyped]
@@ -116,6 +118,53 @@ def _id_lists(token_lists: Sequence[list[str]]) -> list[list[int]]:
     """
     ids = {token: i for i, token in enumerate(dict.fromkeys(chain.from_iterable(token_lists)))}
     return [list(map(ids.__getitem__, tokens)) for tokens in token_lists]
+
+
+class _TokenIds(dict[str, "int | None"]):
+    """Token -> id of the form rouge-score compares (its stem with the stemmer, else itself);
+    None for a token whose stem the validity filter drops. Equal forms get equal ids, so the
+    ids of a pair carry exactly the equalities of its tokens, as :func:`_id_lists` gives them,
+    in one C-level ``map`` per text instead of a stem lookup plus a dict built per pair."""
+
+    __slots__ = ("_forms", "_new_ids", "_stemmed")
+
+    def __init__(self, stemmed: bool) -> None:
+        super().__init__()
+        self._forms: dict[str, int] = {}
+        # next() on a count is one C call: two threads missing at once never draw the same id.
+        self._new_ids = count()
+        self._stemmed = stemmed
+
+    def __missing__(self, token: str) -> int | None:
+        form = _stem(token) if self._stemmed else token
+        ident = None if form is None else self._forms.setdefault(form, next(self._new_ids))
+        self[token] = ident
+        return ident
+
+
+_TOKEN_IDS = {False: _TokenIds(False), True: _TokenIds(True)}
+
+
+def _token_ids(texts: Sequence[str], use_stemmer: bool) -> list[list[int]]:
+    """The token ids of ``texts`` (``_id_lists`` of their tokenize(), in one id space).
+
+    A full cache is replaced between pairs, never during one: a pair's ids all come from the
+    same cache object (another thread may be scoring with the previous one).
+    """
+    runs: list[list[str]] = [_ALPHANUM_RUN.findall(text.lower()) for text in texts]
+    if any(tokens and max(map(len, tokens)) > STEM_CACHE_MAX_CHARS for tokens in runs):
+        # Long tokens are never cached (see tokenize): ids for this pair the uncached way.
+        return _id_lists([tokenize(text, use_stemmer) for text in texts])
+    ids = _TOKEN_IDS[use_stemmer]
+    if len(ids) >= STEM_CACHE_SIZE:
+        ids = _TOKEN_IDS[use_stemmer] = _TokenIds(use_stemmer)
+    lists = []
+    for tokens in runs:
+        found = list(map(ids.__getitem__, tokens))
+        if None in found:
+            found = [ident for ident in found if ident is not None]
+        lists.append(found)
+    return lists  # type: ignore[return-value]  # no None left
 
 
 def score_ngrams(target: list[int], prediction: list[int], n: int) -> Score:
@@ -243,46 +292,32 @@ class Rouge:
         """
         stem = self.use_stemmer
         if not self._summary:
-            target_ids, prediction_ids = _id_lists(
-                [tokenize(target, stem), tokenize(prediction, stem)]
-            )
+            target_ids, prediction_ids = _token_ids([target, prediction], stem)
             return target_ids, prediction_ids, None, None
-        target_split = [tokenize(s, stem) for s in _sentences(target, self._splitter)]
-        prediction_split = [tokenize(s, stem) for s in _sentences(prediction, self._splitter)]
+        target_sentences = _sentences(target, self._splitter)
+        prediction_sentences = _sentences(prediction, self._splitter)
+        split_at = len(target_sentences)
         if self._splitter is None:
             # Newline-split lines partition the text (a newline only separates tokens), so the
             # whole texts' tokens are the lines' tokens end to end.
-            target_ids, prediction_ids = _id_lists(
-                [
-                    list(chain.from_iterable(target_split)),
-                    list(chain.from_iterable(prediction_split)),
-                ]
-            )
+            lines = _token_ids([*target_sentences, *prediction_sentences], stem)
+            target_split, prediction_split = lines[:split_at], lines[split_at:]
+            target_ids = list(chain.from_iterable(target_split))
+            prediction_ids = list(chain.from_iterable(prediction_split))
             if len(target_split) == 1 and len(prediction_split) == 1:
                 return target_ids, prediction_ids, None, None
-            return (
-                target_ids,
-                prediction_ids,
-                _cut(target_ids, target_split),
-                _cut(prediction_ids, prediction_split),
-            )
+            return target_ids, prediction_ids, target_split, prediction_split
         # A splitter's sentences need not partition the text: tokenize the texts on their own.
-        whole = [tokenize(target, stem), tokenize(prediction, stem)] if self._whole else [[], []]
-        lists = _id_lists([*whole, *target_split, *prediction_split])
-        cut = 2 + len(target_split)
+        whole = [target, prediction] if self._whole else []
+        lists = _token_ids([*whole, *target_sentences, *prediction_sentences], stem)
+        if not self._whole:
+            lists = [[], [], *lists]
+        cut = 2 + split_at
         return lists[0], lists[1], lists[2:cut], lists[cut:]
 
 
-def _cut(ids: list[int], sentences: list[list[str]]) -> list[list[int]]:
-    """``ids`` cut into runs as long as ``sentences``."""
-    cuts: list[list[int]] = []
-    start = 0
-    for sentence in sentences:
-        cuts.append(ids[start : start + len(sentence)])
-        start += len(sentence)
-    return cuts
-
-
 def clear_stem_cache() -> None:
-    """Forget cached stems (benchmarks measure a cold start with it)."""
+    """Forget cached stems and token ids (benchmarks measure a cold start with it)."""
     _STEMS.clear()
+    _TOKEN_IDS[False] = _TokenIds(False)
+    _TOKEN_IDS[True] = _TokenIds(True)

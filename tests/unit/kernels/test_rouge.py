@@ -116,6 +116,22 @@ def test_stem_cache_is_bounded_and_stems_stay_right(monkeypatch: pytest.MonkeyPa
     rouge.clear_stem_cache()
 
 
+@pytest.mark.parametrize("stem", [False, True])
+def test_scores_stay_identical_while_tiny_caches_start_over(
+    monkeypatch: pytest.MonkeyPatch, stem: bool
+) -> None:
+    from evald.kernels import rouge
+
+    monkeypatch.setattr(rouge, "STEM_CACHE_SIZE", 8)  # token ids: a new cache every few pairs
+    rouge.clear_stem_cache()
+    reference, ours = _pair_of_scorers(["rouge1", "rouge2", "rougeL", "rougeLsum"], stem, False)
+    long_token = "x" * (rouge.STEM_CACHE_MAX_CHARS + 1)  # such pairs take the uncached path
+    pairs = [*texts.pairs(60, 30, 1, 40), (f"a {long_token} b runs", f"b runs {long_token}")]
+    assert _mismatches(reference, ours, pairs) == []
+    assert len(rouge._TOKEN_IDS[stem]) <= 8 + 2 * 40  # replaced between pairs, never within
+    rouge.clear_stem_cache()
+
+
 @pytest.mark.parametrize("bad", ["rouge0", "rouge10", "rougel", "ROUGEL", "bleu", ""])
 def test_unknown_type_is_rejected(bad: str) -> None:
     with pytest.raises(ValueError, match="unknown ROUGE types"):
