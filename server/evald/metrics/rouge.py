@@ -11,6 +11,7 @@ by :mod:`evald.kernels.rouge`, which gives the same floats as rouge-score, faste
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -68,6 +69,21 @@ class Rouge(ComputedMetric[RougeOptions]):
                 f"{path}.{field}", "text too hard to split into sentences"
             ) from exc
         return scores[options.rouge_type].fmeasure
+
+    def score_batch(
+        self, instances: Sequence[Any], options: RougeOptions, path: str
+    ) -> list[float]:
+        # The scorer is looked up once and no field path is built per instance; a failure is
+        # scored again one instance at a time, to name the instance in the error.
+        scorer = _scorer(options.rouge_type, options.use_stemmer, options.split_summaries)
+        rouge_type = options.rouge_type
+        try:
+            return [
+                scorer.score(instance.reference, instance.prediction)[rouge_type].fmeasure
+                for instance in instances
+            ]
+        except TimeoutError:
+            return super().score_batch(instances, options, path)
 
 
 @cache
