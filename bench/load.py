@@ -67,6 +67,8 @@ class Result:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     """Seconds per successful call."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds used meanwhile, by whom (e.g. ``server``, ``load``), where measured."""
 
     @property
     def per_second(self) -> float:
@@ -108,6 +110,11 @@ class Crew:
             self._pipes.append(ours)
             self._processes.append(process)
         self._ready = False
+
+    @property
+    def pids(self) -> list[int]:
+        """The crew's process ids."""
+        return [process.pid for process in self._processes]
 
     def wait_ready(self) -> None:
         """Wait until every process has built its job (raises if one failed)."""

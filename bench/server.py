@@ -33,7 +33,7 @@ from evald.kernels.rouge import tokenize
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 from google.protobuf import json_format
 
-from bench import load
+from bench import cpu, load
 from bench.load import Load
 from bench.report import Row, Section
 from bench.texts import TextSource
@@ -300,8 +300,9 @@ def echo_server(processes: int) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def evald_server(*flags: str, workers: int = 0) -> Iterator[tuple[int, int]]:
-    """``evald serve --workers N`` (plus ``flags``) with an HTTP port; yields (gRPC, HTTP)."""
+def evald_server(*flags: str, workers: int = 0) -> Iterator[tuple[int, int, int]]:
+    """``evald serve --workers N`` (plus ``flags``) with an HTTP port; yields the gRPC and HTTP
+    ports and the server's process id (its workers and scoring processes descend from it)."""
     port, http_port = free_port(), free_port()
     command = [
         *(sys.executable, "-m", "evald_client.cli", "serve"),
@@ -316,7 +317,7 @@ def evald_server(*flags: str, workers: int = 0) -> Iterator[tuple[int, int]]:
             marker = '"msg": "serving"' if workers == 1 else '"msg": "workers serving"'
             _wait_for(log, marker, [process])
             time.sleep(0.5)  # scoring processes start in the background after "serving"
-            yield port, http_port
+            yield port, http_port, process.pid
         finally:
             _stop([process])
 
@@ -339,7 +340,21 @@ def _merge(results: Sequence[load.Result]) -> load.Result:
         merged.errors += result.errors
         merged.seconds += result.seconds
         merged.latencies += result.latencies
+        for who, used in result.cpu.items():
+            merged.cpu[who] = merged.cpu.get(who, 0.0) + used
     return merged
+
+
+def _accounted(crew: load.Crew, seconds: float, server_pid: int | None) -> load.Result:
+    """``crew.measure(seconds)`` with the CPU seconds the crew (``load``) and the server's
+    process tree (``server``) used meanwhile."""
+    server = cpu.tree(server_pid) if server_pid is not None else []
+    before = cpu.seconds(crew.pids), cpu.seconds(server)
+    result = crew.measure(seconds)
+    result.cpu = {"load": cpu.seconds(crew.pids) - before[0]}
+    if server_pid is not None:
+        result.cpu["server"] = cpu.seconds(server) - before[1]
+    return result
 
 
 def _progress(message: str) -> None:
@@ -376,6 +391,23 @@ def _row(
     )
 
 
+def _cpu_note(ours: load.Result, kernel: load.Result | None = None) -> str:
+    """Cores the server and the load kept busy; with ``kernel``, pairs per CPU-second of the
+    server's processes against the in-process kernel's."""
+    if not ours.seconds or "server" not in ours.cpu:
+        return ""
+    server, used = ours.cpu["server"], ours.cpu["load"]
+    note = f"CPU: server {server / ours.seconds:.2f} cores, load {used / ours.seconds:.2f} cores"
+    if kernel is not None and server and kernel.cpu.get("load"):
+        per_cpu = ours.requests * BATCH / server
+        kernel_per_cpu = kernel.requests / kernel.cpu["load"]
+        note += (
+            f"; per CPU-second: server {per_cpu:,.0f} pairs, kernel {kernel_per_cpu:,.0f} "
+            f"({per_cpu / kernel_per_cpu:.2f})"
+        )
+    return note
+
+
 def _alternate(rounds: int, runs: dict[str, Callable[[], load.Result]]) -> dict[str, load.Result]:
     """Run each measurement once per round, in turn, and merge each one's rounds."""
     results: dict[str, list[load.Result]] = {name: [] for name in runs}
@@ -393,7 +425,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
     seconds = p.load.seconds
     with contextlib.ExitStack() as stack:
         echo_port = stack.enter_context(echo_server(cores))
-        port, http_port = stack.enter_context(evald_server(workers=0))
+        port, http_port, server_pid = stack.enter_context(evald_server(workers=0))
         warm_stem_caches(port, p.batch_load.processes)
 
         def crew(job: Callable[[int], Callable[[float], load.Part]], processes: int) -> load.Crew:
@@ -424,7 +456,15 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             each.wait_ready()
         measured = _alternate(
             p.rounds,
-            {name: functools.partial(each.measure, seconds) for name, each in crews.items()},
+            {
+                name: functools.partial(
+                    _accounted,
+                    each,
+                    seconds,
+                    None if name.startswith("in-") or name == "echo" else server_pid,
+                )
+                for name, each in crews.items()
+            },
         )
     echo = measured["echo"]
     size = f"{BATCH} x medium ({WORDS} words)"
@@ -436,6 +476,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             echo.per_second,
             f"bare echo gRPC server ({_latency(echo)})",
             unit="req/s",
+            note=_cpu_note(measured["exact_match"]),
         )
     ]
     names = {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}
@@ -453,6 +494,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
                 f"{measured[f'{metric} grpc'].per_second * BATCH / (one * cores):.2f})",
                 unit="pairs/s",
                 scale=BATCH,
+                note=_cpu_note(measured[f"{metric} grpc"], measured[f"in-process {metric}"]),
             )
         )
     for metric, name in names.items():
@@ -503,7 +545,7 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         f"{cores} pinned workers + 1 scoring process each (default of --workers 0)": (0, ()),
     }
     for name, (workers, flags) in configs.items():
-        with evald_server(*flags, workers=workers) as (port, _):
+        with evald_server(*flags, workers=workers) as (port, _, _):
             result = load.run(_grpc(port), bleu, p.batch_load)
         _progress(f"{name}: {result.per_second * BATCH:,.0f} pairs/s")
         rows.append(
@@ -518,7 +560,7 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             )
         )
     for name, flags in {"thread": ("--scoring-processes", "0"), "scoring processes": ()}.items():
-        with evald_server(*flags, workers=1) as (port, _):
+        with evald_server(*flags, workers=1) as (port, _, _):
             background = subprocess.Popen(
                 [sys.executable, "-c", _BIG_LOAD.format(port=port, pairs=p.pairs)], cwd=ROOT
             )
