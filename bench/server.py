@@ -511,8 +511,9 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             )
         )
     notes = [
-        f"evald: `evald serve --workers 0` ({cores} workers, each pinned to a core, with one "
-        "scoring process each); echo: as many echo processes on the same port, pinned alike. "
+        f"evald: `evald serve --workers 0` ({cores} workers, each pinned to a core, with "
+        f"{cores} unpinned scoring processes each); echo: as many echo processes on the same "
+        "port, pinned alike. "
         f"Load: {p.load.processes} Python load processes x {p.load.connections} connections, "
         f"{p.load.concurrency} (batches: {p.batch_load.concurrency}) calls in flight each; the "
         "load shares the machine. Every measurement (in-process ones included) is made by "
@@ -542,7 +543,11 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         "1 process, thread offload (before)": (1, ("--scoring-processes", "0")),
         f"1 process + {cores} scoring processes": (1, ()),
         f"{cores} pinned workers, thread offload": (0, ("--scoring-processes", "0")),
-        f"{cores} pinned workers + 1 scoring process each (default of --workers 0)": (0, ()),
+        f"{cores} pinned workers + 1 scoring process each": (0, ("--scoring-processes", "1")),
+        f"{cores} pinned workers + {cores} scoring processes each (default of --workers 0)": (
+            0,
+            (),
+        ),
     }
     for name, (workers, flags) in configs.items():
         with evald_server(*flags, workers=workers) as (port, _, _):

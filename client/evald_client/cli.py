@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--scoring-processes",
         type=int,
         help="processes per server process that score large batches; 0: use a thread "
-        "(default: one per core the server process may run on)",
+        "(default: one per core; with --workers, per worker)",
     )
     serve.add_argument(
         "--enable-custom-code",

@@ -39,7 +39,7 @@ class Settings:
     """With several workers, pin worker i to the i-th available core."""
     scoring_processes: int | None = None
     """Processes per server process that score large batches off the event loop; 0: a thread
-    instead; None: one per core the server process may run on."""
+    instead; None: one per core of the machine (with --workers: of the supervisor's cores)."""
     custom_code: bool = False
     """Run ``custom_code_execution_spec`` / custom result parsers in the sandbox (off: refused)."""
     custom_code_cpu_seconds: int = 5

@@ -56,7 +56,8 @@ core this process may run on."""
 
 def configure_scoring(processes: int | None) -> None:
     """Set how many scoring processes this process uses: 0 for none (a thread), None for one
-    per core it may run on (e.g. 1 for a server worker pinned to one core)."""
+    per core its scoring processes may run on (for a pinned server worker: every core of the
+    supervisor, so a worker that gets most of the connections can still use them all)."""
     global _processes, _pool
     with _lock:
         if processes == _processes:
@@ -69,7 +70,8 @@ def configure_scoring(processes: int | None) -> None:
 def scoring_processes() -> int:
     """How many scoring processes the pool has (or will have); 0 if scoring uses a thread."""
     if _processes is None:
-        return available_cores()
+        cpus = os.environ.get(SCORING_CPUS_ENV, "")
+        return len(cpus.split(",")) if cpus else available_cores()
     return _processes
 
 

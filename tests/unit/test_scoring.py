@@ -123,3 +123,23 @@ def test_scoring_processes_run_on_the_cores_a_pinned_worker_names(
     finally:
         scoring.shutdown_scoring()
         scoring.configure_scoring(0)
+
+
+@pytest.mark.parametrize(
+    ("cpus", "expected"),
+    [("0,1,2,3", 4), ("5", 1), ("", None)],  # "": no pinned worker, the process's own cores
+)
+def test_default_pool_has_one_process_per_core_scoring_may_use(
+    monkeypatch: pytest.MonkeyPatch, cpus: str, expected: int | None
+) -> None:
+    """A pinned worker's pool counts the supervisor's cores, not its own one: a worker that
+    gets most connections can still score on every core."""
+    if cpus:
+        monkeypatch.setenv(scoring.SCORING_CPUS_ENV, cpus)
+    else:
+        monkeypatch.delenv(scoring.SCORING_CPUS_ENV, raising=False)
+    scoring.configure_scoring(None)
+    try:
+        assert scoring.scoring_processes() == (expected or scoring.available_cores())
+    finally:
+        scoring.configure_scoring(0)
