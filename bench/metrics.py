@@ -169,8 +169,8 @@ def run(quick: bool) -> Section:
         f"{rounds} alternating rounds of ~{budget:g} s of scoring per side.",
         "Ours (evald.kernels) returns the same floats as the baseline library; "
         "tests/unit/kernels checks it pair by pair with ==.",
-        "ROUGE: stems are cached (bounded LRU); rows other than the 'cold' one start with the "
-        "benchmark vocabulary's stems cached, as a long-running server would have them.",
+        "ROUGE: stems and token ids are cached (bounded); rows other than the 'cold' one start "
+        "with the benchmark vocabulary's stems cached, as a long-running server would have them.",
         f"BLEU: ours is {min(bleu):.1f}x to {max(bleu):.1f}x sacrebleu"
         + (
             "."

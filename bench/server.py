@@ -520,8 +520,8 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         "processes started before the first round and measured in turn: "
         f"{p.rounds} alternating round(s) of {seconds:g} s each, summed.",
         f"In-process baseline: the kernel in {cores} processes at once, one per core, as the "
-        "server uses them (this machine runs each core slower while both are busy, so the "
-        "figure is below one process alone x cores; that figure and its ratio are in the row).",
+        "server uses them (on a shared machine this differs from one process alone x cores; "
+        "that figure and its ratio are in the row).",
         "Batches: ROUGE is rougeL with use_stemmer (one rouge_type per request, as the API "
         "has it); BLEU uses effective order. Every load process cycles through "
         f"{p.pairs:,} distinct pairs (more texts than the BLEU token cache holds).",
@@ -628,8 +628,8 @@ def run(quick: bool) -> Section:
         rows += more_rows
         notes += more_notes
     notes.append(
-        "Ratios: exact_match vs echo req/s (target >= 0.8); batches vs in-process pairs/s x "
-        "cores (target >= 0.9); gateway vs gRPC (target >= 0.85). Request log at INFO, "
-        "written to a file, as shipped."
+        "Ratios: exact_match vs echo req/s (target >= 0.8); batches vs the kernel in-process "
+        "on every core at once (target >= 0.9); gateway vs gRPC (target >= 0.85). Request log "
+        "at INFO, written to a file, as shipped."
     )
     return Section("server", "End to end: evald server vs echo server and in-process", rows, notes)
