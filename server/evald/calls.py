@@ -3,11 +3,11 @@
 (:func:`evald.ops.telemetry.record_requests`).
 
 Inside a running event loop a call only appends its record; the records of one loop turn are
-written and counted together, once the turn's callbacks have run. Done per call, formatting the
-line, writing it and updating the metrics ran cold between gRPC's own work and cost ~8% of
-single-instance throughput; once per turn it runs in a tight loop. Outside a loop (threads,
-scripts) a record is handled at once. A metrics scrape and the process's exit handle pending
-records first, so neither misses a call.
+written and counted together, once the turn's callbacks have run: one write and one counter
+update per label set instead of one per call (a single-instance call's handler: ~21.5 -> ~16.7
+us in-process, with the other trims of that change). Outside a loop (threads, scripts) a record
+is handled at once. A metrics scrape and the process's exit handle pending records first, so
+neither misses a call.
 """
 
 from __future__ import annotations
