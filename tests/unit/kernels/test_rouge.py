@@ -103,6 +103,17 @@ def test_tokenize_matches_rouge_score(text: str, stem: bool) -> None:
     assert tokenize(text, stem) == DefaultTokenizer(use_stemmer=stem).tokenize(text)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+def test_ascii_runs_are_the_alphanumeric_runs_of_the_lower_cased_text(text: str) -> None:
+    from evald.kernels import rouge
+
+    runs = rouge._runs(text)
+    assert [run.decode() if isinstance(run, bytes) else run for run in runs] == (
+        rouge._ALPHANUM_RUN.findall(text.lower())
+    )
+
+
 def test_stem_cache_is_bounded_and_stems_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
     from evald.kernels import rouge
 
