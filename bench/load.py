@@ -141,7 +141,7 @@ class Crew:
             if isinstance(part, str):
                 raise RuntimeError(f"a measuring process failed: {part}")
             parts.append(part)
-        return combine(parts)
+        return _combine(parts)
 
     def close(self) -> None:
         """Stop the processes."""
@@ -161,7 +161,7 @@ class Crew:
         self.close()
 
 
-def combine(parts: list[Part]) -> Result:
+def _combine(parts: list[Part]) -> Result:
     """One result from the processes' parts: calls summed, rate = sum of per-process rates."""
     result = Result()
     rate = 0.0

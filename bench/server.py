@@ -225,13 +225,6 @@ class KernelJob:
         return measure
 
 
-def inprocess_rate(metric: str, pairs: int, seconds: float) -> float:
-    """The kernel's pairs/s, one thread, in this process, on the same kind of pairs."""
-    score, texts = _kernel(metric, 0, pairs)
-    count, elapsed = _score_for(score, texts, seconds)
-    return count / elapsed
-
-
 # Servers -------------------------------------------------------------------------------------
 
 

@@ -132,12 +132,7 @@ class GrpcEvaluationService:
                     ) from None
                 metric, count = describe(request)
                 self.limits.check(request)
-                span = (
-                    tracing.span(f"evaluate {metric}", instances=count)
-                    if tracing.enabled()
-                    else tracing.NO_SPAN
-                )
-                with span:
+                with tracing.span(f"evaluate {metric}", instances=count):
                     if self.evaluator.is_computed(request):  # calls no judge
                         response = await self.evaluator.dispatch(request)
                     else:  # judges get the caller's deadline and metadata

@@ -9,7 +9,6 @@ It is computed by :mod:`evald.kernels.bleu`, which gives the same floats as sacr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from evald.kernels.bleu import sentence_bleu
@@ -32,10 +31,6 @@ class Bleu(ComputedMetric[bool]):
 
     def score(self, instance: Any, options: bool, path: str) -> float:
         return self.sentence_bleu(instance.prediction, instance.reference, options)
-
-    def score_batch(self, instances: Sequence[Any], options: bool, path: str) -> list[float]:
-        bleu = self.sentence_bleu  # no field path per instance: scoring a string cannot fail
-        return [bleu(instance.prediction, instance.reference, options) for instance in instances]
 
     def sentence_bleu(self, prediction: str, reference: str, effective_order: bool) -> float:
         """BLEU of ``prediction`` against ``reference`` in 0..1."""

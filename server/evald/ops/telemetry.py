@@ -143,12 +143,6 @@ SANDBOX_KILLS = _counter(
 )
 
 
-def record_request(method: str, metric: str, code: str, seconds: float) -> None:
-    """Count one answered RPC and its latency."""
-    REQUESTS.labels(method, metric, code).inc()
-    REQUEST_SECONDS.labels(method, metric).observe(seconds)
-
-
 def record_requests(records: Iterable[tuple[float, str, str, int, str, float]]) -> None:
     """Count answered RPCs given as ``evald.logs.RequestRecord`` tuples (one counter update
     per label set, one observation per call)."""

@@ -85,11 +85,11 @@ def span(
     """A span named ``name`` (a no-op context when tracing is off). ``carrier``: metadata or
     headers whose ``traceparent`` the span continues."""
     if _tracer is None:
-        return NO_SPAN
+        return _NO_SPAN
     return _span(name, attributes, carrier)
 
 
-NO_SPAN: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+_NO_SPAN: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
 """What :func:`span` returns with tracing off (reusable: it does nothing)."""
 
 
