@@ -21,6 +21,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from evald import api, logs, reflection
 from evald import jobs as dataset_jobs
 from evald.config import Settings
+from evald.judges import runtime as judge_runtime
 from evald.metric_api import service as metric_registry
 from evald.ops import auth, telemetry, tracing
 from evald.ops.interceptor import Guard, GuardInterceptor
@@ -122,6 +123,7 @@ class RunningServer:
         await asyncio.gather(*draining)
         if self.jobs is not None:  # unfinished jobs stay stored and resume on the next start
             await self.jobs.runner.stop()
+        await judge_runtime.aclose()
         if self.metrics is not None:  # last, so a final scrape sees the drained calls
             await asyncio.to_thread(self.metrics.stop)
             self.metrics = None

@@ -50,6 +50,8 @@ class Call:
     model: str
     headers: dict[str, str]
     body: dict[str, Any]
+    peer: str = ""
+    """The client's ``host:port``: equal for calls sent over one pooled connection."""
 
     @property
     def prompt(self) -> str:
@@ -166,7 +168,8 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"code": 404, "message": f"no route {path}"}})
                 return
             headers = {k.lower(): v for k, v in self.headers.items()}
-            call = Call(protocol, path, model, headers, body)
+            peer = f"{self.client_address[0]}:{self.client_address[1]}"
+            call = Call(protocol, path, model, headers, body, peer)
             reply = state._next(call)
             if reply.delay:
                 time.sleep(reply.delay)

@@ -68,6 +68,13 @@ class Runtime:
         self._limits: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
+        self.sessions = 0
+        """Requests using this runtime now."""
+        self.retired = False
+        """Replaced by a newer config: closed when its last session ends."""
+        self._clients: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, dict[str, asyncio.Future[_Client]]
+        ] = weakref.WeakKeyDictionary()
 
     def limit(self, spec: JudgeSpec) -> asyncio.Semaphore:
         """The semaphore capping concurrent calls to ``spec`` (one per event loop)."""
@@ -76,6 +83,32 @@ class Runtime:
             per_loop[spec.name] = asyncio.Semaphore(spec.max_concurrency)
             telemetry.JUDGE_MAX_CONCURRENCY.labels(spec.name).set(spec.max_concurrency)
         return per_loop[spec.name]
+
+    async def judge(self, spec: JudgeSpec) -> Judge:
+        """The client for ``spec`` on this event loop, made on first use and then reused.
+
+        Shared by every request, so connections to the judge are pooled (no TCP or TLS
+        handshake per request), and made in a thread: building an SDK client loads the CA
+        store, tens of milliseconds that must not stall the event loop's other calls.
+        """
+        loop = asyncio.get_running_loop()
+        per_loop = self._clients.setdefault(loop, {})
+        made = per_loop.get(spec.name)
+        if made is None:
+            made = per_loop[spec.name] = asyncio.ensure_future(asyncio.to_thread(_Client, spec))
+            made.add_done_callback(_opened)
+        try:
+            return (await asyncio.shield(made)).judge
+        except Exception:
+            if per_loop.get(spec.name) is made:
+                del per_loop[spec.name]  # a failed build is tried again by the next request
+            raise
+
+    async def aclose(self) -> None:
+        """Close the judge connections this runtime opened on this event loop."""
+        for made in self._clients.pop(asyncio.get_running_loop(), {}).values():
+            if not made.cancelled() and made.exception() is None:
+                await made.result().http.aclose()
 
     def resolve(self, requested: str) -> Target:
         """The target for a request's ``autorater_model``; InvalidArgument if unknown."""
@@ -117,8 +150,8 @@ def runtime() -> Runtime:
             config = load()
         except ConfigError as exc:
             raise FailedPrecondition(f"the judge configuration is invalid: {exc}") from None
-        if _runtime is not None and _runtime[1] is not None and _runtime[1].cache is not None:
-            _runtime[1].cache.close()
+        if _runtime is not None and _runtime[1] is not None:
+            _retire(_runtime[1])
         _runtime = (key, Runtime(config) if config is not None else None)
     if _runtime[1] is None:
         raise FailedPrecondition(
@@ -127,38 +160,66 @@ def runtime() -> Runtime:
     return _runtime[1]
 
 
+def _retire(old: Runtime) -> None:
+    """Release a replaced runtime: its cache now, its connections once no request uses them."""
+    if old.cache is not None:
+        old.cache.close()
+    old.retired = True
+    if old.sessions == 0:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        _closing.add(task := loop.create_task(old.aclose()))
+        task.add_done_callback(_closing.discard)
+
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[httpx.AsyncClient]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Every judge HTTP client made on each event loop, by any runtime (current or replaced)."""
+
+
+def _opened(made: asyncio.Future[_Client]) -> None:
+    if not made.cancelled() and made.exception() is None:
+        _open.setdefault(made.get_loop(), []).append(made.result().http)
+
+
+async def aclose() -> None:
+    """Close every judge connection opened on this event loop (server shutdown)."""
+    for http in _open.pop(asyncio.get_running_loop(), []):
+        await http.aclose()  # a no-op for one a replaced runtime closed already
+
+
+class _Client:
+    """A judge and the pooled HTTP client it sends through."""
+
+    def __init__(self, spec: JudgeSpec) -> None:
+        # Timeouts are enforced per call; this client only pools connections.
+        limits = httpx.Limits(max_keepalive_connections=max(20, spec.max_concurrency))
+        self.http = httpx.AsyncClient(timeout=None, limits=limits)
+        self.judge: Judge
+        if spec.backend == "gemini":
+            from evald.judges.gemini import GeminiJudge
+
+            self.judge = GeminiJudge(spec, self.http)
+        else:
+            from evald.judges.openai_compat import OpenAICompatJudge
+
+            self.judge = OpenAICompatJudge(spec, self.http)
+
+
 class Session:
-    """The judge clients of one request: opened lazily, closed when the request ends."""
+    """The judge calls of one request (the clients themselves are the runtime's)."""
 
     def __init__(self, rt: Runtime, context: call.CallContext) -> None:
         self.runtime = rt
         self.context = context
-        self._http: httpx.AsyncClient | None = None
-        self._judges: dict[str, Judge] = {}
         self.calls = 0
         """Judge calls actually sent by this session (cache hits excluded)."""
-
-    def judge(self, spec: JudgeSpec) -> Judge:
-        """The client for ``spec``, created on first use."""
-        if spec.name not in self._judges:
-            if self._http is None:
-                # Timeouts are enforced per call; this client only pools connections.
-                self._http = httpx.AsyncClient(timeout=None)
-            if spec.backend == "gemini":
-                from evald.judges.gemini import GeminiJudge
-
-                self._judges[spec.name] = GeminiJudge(spec, self._http)
-            else:
-                from evald.judges.openai_compat import OpenAICompatJudge
-
-                self._judges[spec.name] = OpenAICompatJudge(spec, self._http)
-        return self._judges[spec.name]
-
-    async def aclose(self) -> None:
-        """Close the HTTP connections of this request."""
-        if self._http is not None:
-            await self._http.aclose()
-            self._http = None
 
     async def ask(
         self,
@@ -183,7 +244,7 @@ class Session:
                     return answer
                 except OutputError:
                     pass  # written by an older reader: ask again
-        judge = self.judge(spec)
+        judge = await self.runtime.judge(spec)
         last: Exception | None = None
         for attempt in range(config.retry.max_attempts):
             if attempt:
@@ -275,8 +336,11 @@ def _reason(exc: Exception | None) -> str:
 @asynccontextmanager
 async def session() -> AsyncIterator[Session]:
     """A judge session for the current request (FailedPrecondition if no judge is set up)."""
-    s = Session(runtime(), call.current())
+    rt = runtime()
+    rt.sessions += 1
     try:
-        yield s
+        yield Session(rt, call.current())
     finally:
-        await s.aclose()
+        rt.sessions -= 1
+        if rt.retired and rt.sessions == 0:
+            await rt.aclose()

@@ -5,17 +5,20 @@ Both backends (google-genai -> Gemini REST, openai -> chat completions) run ever
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from evald import api
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
-from evald.judges import call
+from evald.judges import call, runtime
+from evald.judges.config import JudgeSpec
 from evald.metrics.autorater.custom import PairwiseMetric, PointwiseMetric
 from evald.metrics.autorater.predefined import Fluency, PairwiseQuestionAnsweringQuality
 from evald_proto.aiplatform.v1beta1 import content_pb2
@@ -41,6 +44,13 @@ def choice(letter: str, explanation: str = "because") -> str:
 def fake() -> Iterator[FakeJudge]:
     with running() as judge:
         yield judge
+
+
+@pytest.fixture(autouse=True)
+async def judge_connections() -> AsyncIterator[None]:
+    """Close the pooled judge connections in the test's own loop, as server shutdown does."""
+    yield
+    await runtime.aclose()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -419,3 +429,45 @@ async def test_vertex_express_mode(
     assert (
         fake.calls[0].path == "/v1beta1/publishers/google/models/gemini-2.5-flash:generateContent"
     )
+
+
+async def evaluate_pointwise() -> float:
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    return float(result.score)
+
+
+async def test_requests_share_one_pooled_connection(fake: FakeJudge, backend: str) -> None:
+    assert [await evaluate_pointwise() for _ in range(4)] == [3.0] * 4
+    assert len(fake.calls) == 4
+    assert len({c.peer for c in fake.calls}) == 1  # no new TCP (or TLS) connection per request
+
+
+async def test_judge_client_is_built_once_off_the_event_loop(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built_on: list[threading.Thread] = []
+    build = runtime._Client.__init__
+
+    def recording(self: runtime._Client, spec: JudgeSpec) -> None:
+        built_on.append(threading.current_thread())
+        build(self, spec)
+
+    monkeypatch.setattr(runtime._Client, "__init__", recording)
+    assert await asyncio.gather(*(evaluate_pointwise() for _ in range(3))) == [3.0] * 3
+    assert len(built_on) == 1  # three concurrent first requests wait for one client
+    assert built_on[0] is not threading.current_thread()  # not on the event loop's thread
+
+
+async def test_replaced_config_closes_its_connections(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    await evaluate_pointwise()
+    old = runtime.runtime()
+    clients = [made.result().http for made in old._clients[asyncio.get_running_loop()].values()]
+    assert clients
+    assert not any(c.is_closed for c in clients)
+    (tmp_path / "new").mkdir()
+    configure(monkeypatch, tmp_path / "new", fake.url, backend)
+    await evaluate_pointwise()
+    assert runtime.runtime() is not old
+    assert all(c.is_closed for c in clients)
