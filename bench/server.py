@@ -8,6 +8,8 @@ them), driven by :mod:`bench.load` (multi-process, bounded, loopback only). Meas
 - 100-instance BLEU and ROUGE-L (with stemmer) calls of medium (60-word) pairs: pairs/s, ratio
   to the kernel's in-process pairs/s (one thread, same texts) times the cores the server may use;
 - the same 100-instance calls through the JSON/HTTP gateway, ratio to the gRPC figure;
+- (2 cores or more) the same single and gRPC batch calls with evald, echo and the kernel alone on
+  the first core and the load on the others: the server's own efficiency;
 - (full run only) how the batch work is taken off the event loop: server processes vs scoring
   processes vs threads, and single-call latency while large requests are being scored.
 """
@@ -591,6 +593,96 @@ def measure_offload(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
     return rows, notes
 
 
+@contextlib.contextmanager
+def _pinned(cpus: set[int]) -> Iterator[None]:
+    """Processes started inside inherit ``cpus`` as their CPU affinity."""
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
+    """The server's own efficiency, with nothing else on its core: evald (one worker, its
+    scoring process included) and echo on the first core, the load on the other cores, the
+    kernel baseline on the first core too; alternating rounds, as in the main rows."""
+    cpus = sorted(os.sched_getaffinity(0))
+    server_cpu, load_cpus = {cpus[0]}, set(cpus[1:])
+    processes = len(load_cpus)
+    calls = Load(processes, p.load.connections, p.load.concurrency, p.load.seconds)
+    batches = Load(processes, p.batch_load.connections, p.batch_load.concurrency, p.load.seconds)
+    with contextlib.ExitStack() as stack:
+        with _pinned(server_cpu):
+            echo_port = stack.enter_context(echo_server(1))
+            port, _, server_pid = stack.enter_context(evald_server(workers=1))
+            kernels = {
+                metric: stack.enter_context(load.Crew(KernelJob(metric, p.pairs), 1))
+                for metric in ("bleu", "rouge")
+            }
+        warm_stem_caches(port, processes, connections=2)
+        with _pinned(load_cpus):
+            crews = {
+                "echo": load.LoadJob(_grpc(echo_port), exact_match_requests, calls),
+                "exact_match": load.LoadJob(_grpc(port), exact_match_requests, calls),
+                **{
+                    metric: load.LoadJob(
+                        _grpc(port),
+                        functools.partial(batch_requests, metric, p.pairs, False),
+                        batches,
+                    )
+                    for metric in ("bleu", "rouge")
+                },
+            }
+            started = {
+                name: stack.enter_context(load.Crew(job, processes)) for name, job in crews.items()
+            }
+        runs: dict[str, Callable[[], load.Result]] = {
+            f"alone: in-process {metric}": functools.partial(_accounted, crew, p.load.seconds, None)
+            for metric, crew in kernels.items()
+        }
+        for name, crew in started.items():
+            pid = None if name == "echo" else server_pid
+            runs[f"alone: {name}"] = functools.partial(_accounted, crew, p.load.seconds, pid)
+        for crew in [*kernels.values(), *started.values()]:
+            crew.wait_ready()
+        measured = _alternate(p.rounds, runs)
+    where = f"core {cpus[0]}"
+    rows: list[Row] = [
+        _row(
+            f"exact_match, 1 instance, gRPC, server alone on {where}",
+            "1 instance",
+            measured["alone: exact_match"],
+            measured["alone: echo"].per_second,
+            f"bare echo gRPC server alone on {where} ({_latency(measured['alone: echo'])})",
+            unit="req/s",
+            note=_cpu_note(measured["alone: exact_match"]),
+        )
+    ]
+    for metric, name in {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}.items():
+        kernel = measured[f"alone: in-process {metric}"]
+        rows.append(
+            _row(
+                f"{name}, gRPC, server alone on {where}",
+                f"{BATCH} x medium ({WORDS} words)",
+                measured[f"alone: {metric}"],
+                kernel.per_second,
+                f"kernel in-process, 1 process on {where}",
+                unit="pairs/s",
+                scale=BATCH,
+                note=_cpu_note(measured[f"alone: {metric}"], kernel),
+            )
+        )
+    notes = [
+        f'Rows "alone on {where}": `evald serve --workers 1` (its scoring process too) and '
+        f"one echo process on {where}, the load ({processes} Python process(es)) on the other "
+        f"core(s), the kernel baseline in one process on {where}: the server's own efficiency, "
+        "without the load's CPU and cache use on its core."
+    ]
+    return rows, notes
+
+
 def _big_rouge(pairs: int, index: int) -> list[bytes]:
     texts = _pairs(500 + index, min(pairs, 1000))
     return [batch_request("rouge", texts).SerializeToString()]
@@ -616,6 +708,10 @@ def run(quick: bool) -> Section:
     p = plan(quick)
     cores = _cores()
     rows, notes = measure_main(p, cores)
+    if cores > 1 and hasattr(os, "sched_setaffinity"):
+        more_rows, more_notes = measure_isolated(p)
+        rows += more_rows
+        notes += more_notes
     if p.compare:
         more_rows, more_notes = measure_offload(p, cores)
         rows += more_rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,12 @@ SERVER_CASES = [
     "BLEU, JSON/HTTP gateway",
     "ROUGE-L, stemmer, JSON/HTTP gateway",
 ]
+CPUS = sorted(os.sched_getaffinity(0))
+if len(CPUS) > 1:  # the server alone on the first core, the load on the others
+    SERVER_CASES += [
+        f"{case}, server alone on core {CPUS[0]}"
+        for case in ("exact_match, 1 instance, gRPC", "BLEU, gRPC", "ROUGE-L, stemmer, gRPC")
+    ]
 
 
 def test_quick_server_section_runs_against_echo_and_evald(
