@@ -107,7 +107,7 @@ class Runtime:
     async def aclose(self) -> None:
         """Close the judge connections this runtime opened on this event loop."""
         for made in self._clients.pop(asyncio.get_running_loop(), {}).values():
-            if not made.cancelled() and made.exception() is None:
+            if made.done() and not made.cancelled() and made.exception() is None:
                 await made.result().http.aclose()
 
     def resolve(self, requested: str) -> Target:
@@ -125,6 +125,12 @@ class Runtime:
 
 
 _runtime: tuple[tuple[object, ...], Runtime | None] | None = None
+_closing: set[asyncio.Task[None]] = set()
+"""Closings of replaced runtimes' clients under way (a task needs a reference until done)."""
+_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[httpx.AsyncClient]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Every judge HTTP client made on each event loop, by any runtime (current or replaced)."""
 
 
 def _fingerprint() -> tuple[object, ...]:
@@ -172,15 +178,6 @@ def _retire(old: Runtime) -> None:
             return
         _closing.add(task := loop.create_task(old.aclose()))
         task.add_done_callback(_closing.discard)
-
-
-_closing: set[asyncio.Task[None]] = set()
-
-
-_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[httpx.AsyncClient]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Every judge HTTP client made on each event loop, by any runtime (current or replaced)."""
 
 
 def _opened(made: asyncio.Future[_Client]) -> None:
