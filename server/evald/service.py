@@ -131,7 +131,8 @@ class GrpcEvaluationService:
                         "", f"request is not a valid protobuf message: {exc}"
                     ) from None
                 metric, count = describe(request)
-                self.limits.check(request)
+                if not self.limits.fits(len(raw)):
+                    self.limits.check(request)
                 with tracing.span(f"evaluate {metric}", instances=count):
                     if self.evaluator.is_computed(request):  # calls no judge
                         response = await self.evaluator.dispatch(request)

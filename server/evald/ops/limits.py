@@ -72,6 +72,16 @@ class RequestLimits:
         """The limits ``settings`` (an ``evald.config.Settings``) ask for."""
         return cls(settings.max_instances, settings.max_template_bytes, settings.max_code_bytes)
 
+    @functools.cached_property
+    def _smallest(self) -> int:
+        return min(2 * self.max_instances, self.max_template_bytes, self.max_code_bytes)
+
+    def fits(self, size: int) -> bool:
+        """Whether any request of ``size`` serialized bytes is within every limit, whatever it
+        holds: an instance takes at least 2 bytes on the wire (its tag and length) and a text
+        at least its UTF-8 length, so :meth:`check` need not look at it."""
+        return size <= self._smallest
+
     def check(self, request: Any) -> None:
         """Raise InvalidArgument naming the field and the limit a request goes over."""
         which = request.WhichOneof("metric_inputs")

@@ -10,6 +10,8 @@ from evald.ops.auth import Principal
 from evald.ops.limits import Concurrency, LimitExceeded, RequestLimits
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 from google.rpc import error_details_pb2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 LIMITS = RequestLimits(max_instances=3, max_template_bytes=10, max_code_bytes=8)
 
@@ -97,6 +99,42 @@ def test_request_limits(request_: Any, field: str | None, limit: str | None) -> 
     assert caught.value.violations[0].field == field
     assert limit is not None
     assert limit in caught.value.message
+
+
+def test_fits_is_exact_at_its_bound() -> None:
+    limits = RequestLimits(max_instances=100, max_template_bytes=300, max_code_bytes=250)
+    assert limits.fits(200)  # 2 bytes per instance at least: 100 instances at most
+    assert not limits.fits(201)
+
+
+def empty_instances(n: int) -> Any:
+    return m.EvaluateInstancesRequest(
+        exact_match_input=m.ExactMatchInput(instances=[m.ExactMatchInstance()] * n)
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    limits=st.builds(
+        RequestLimits,
+        max_instances=st.integers(0, 20),
+        max_template_bytes=st.integers(0, 60),
+        max_code_bytes=st.integers(0, 60),
+    ),
+    request_=st.one_of(
+        st.integers(0, 20).map(empty_instances),
+        st.integers(0, 20).map(exact),
+        st.builds(pointwise, st.text(max_size=12), st.text(max_size=12)),
+        st.builds(llm, st.text(max_size=12), st.text(max_size=12), st.text(max_size=12)),
+        st.text(max_size=40).map(code),
+    ),
+)
+def test_a_request_small_enough_to_fit_passes_the_check(
+    limits: RequestLimits, request_: Any
+) -> None:
+    """``fits`` lets the server skip ``check``: only ever for requests ``check`` passes."""
+    if limits.fits(request_.ByteSize()):
+        limits.check(request_)
 
 
 def test_defaults_let_large_batches_through() -> None:
