@@ -17,6 +17,7 @@ them), driven by :mod:`bench.load` (multi-process, bounded, loopback only). Meas
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import signal
@@ -611,8 +612,8 @@ def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
     cpus = sorted(os.sched_getaffinity(0))
     server_cpu, load_cpus = {cpus[0]}, set(cpus[1:])
     processes = len(load_cpus)
-    calls = Load(processes, p.load.connections, p.load.concurrency, p.load.seconds)
-    batches = Load(processes, p.batch_load.connections, p.batch_load.concurrency, p.load.seconds)
+    calls = dataclasses.replace(p.load, processes=processes)
+    batches = dataclasses.replace(p.batch_load, processes=processes)
     with contextlib.ExitStack() as stack:
         with _pinned(server_cpu):
             echo_port = stack.enter_context(echo_server(1))
