@@ -258,7 +258,7 @@ def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["evald._forkserver_preload", "evald.metrics.registry"])
+        context.set_forkserver_preload(["evald._forkserver_preload"])
     return context
 
 
