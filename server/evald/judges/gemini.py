@@ -36,7 +36,7 @@ class GeminiJudge:
         options = types.HttpOptions(
             base_url=spec.base_url,
             api_version=spec.api_version,
-            httpx_async_client=http,  # ours: closed with the session, never left to the GC
+            httpx_async_client=http,  # ours: pooled and closed by the judge runtime, not the GC
         )
         key = spec.api_key.reveal() if spec.api_key else None
         if spec.vertex and key is None:
