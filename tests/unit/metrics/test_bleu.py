@@ -135,7 +135,7 @@ def test_scores_in_instance_order_with_zero_set() -> None:
 
 
 def test_large_batch_scored_off_loop_in_order() -> None:
-    # More instances than base.INLINE_INSTANCES: scored in a worker thread, order kept.
+    # Enough instances to go past base.INLINE_SECONDS: scored in pieces, order kept.
     pairs = [(" ".join(["w"] * (i % 7)), "w w w w") for i in range(100)]
     expected = [reference_bleu(p, r, True) for p, r in pairs]
     assert evaluate(pairs, use_effective_order=True) == pytest.approx(expected, rel=1e-6, abs=1e-7)

@@ -52,7 +52,7 @@ def test_batch_in_instance_order() -> None:
 
 
 def test_large_batch_in_order() -> None:
-    # More than base.INLINE_INSTANCES, so scored in a worker thread.
+    # Scored in pieces (see base.ComputedMetric._score_adaptively), order kept.
     pairs = [(str(i), str(i if i % 3 else i + 1)) for i in range(100)]
     assert evaluate(pairs) == [0.0 if i % 3 == 0 else 1.0 for i in range(100)]
 
