@@ -1,9 +1,12 @@
-"""The bare echo gRPC server the benchmark compares evald with.
+"""The bare gRPC servers the benchmark compares evald with.
 
 The same stack as evald (``grpc.aio`` server, a generic handler taking and returning raw bytes,
-the same channel options), but no work: every call gets the same ready-made
-``EvaluateInstancesResponse`` (one exact-match score). Run ``python -m bench.echo PORT CORE``
-(CORE ``-`` for no pinning); it listens with SO_REUSEPORT so several share a port, as evald's
+the same channel options), and no evald: ``echo`` does no work (every call gets the same
+ready-made ``EvaluateInstancesResponse``, one exact-match score); ``bleu`` and ``rouge`` parse
+the request and score its instances with evald's kernel on the event loop, as the benchmark's
+batches ask (BLEU with effective order, ROUGE-L with the stemmer), the least any server must
+do to answer them. Run ``python -m bench.echo PORT CORE [WORK]`` (CORE ``-`` for no pinning,
+WORK ``echo`` by default); it listens with SO_REUSEPORT so several share a port, as evald's
 workers do, and prints ``ready`` once it listens; SIGTERM stops it.
 """
 
@@ -13,9 +16,11 @@ import asyncio
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import grpc
+from evald.kernels import Rouge, sentence_bleu
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 
 METHOD = "EvaluateInstances"
@@ -28,8 +33,33 @@ RESPONSE = messages.EvaluateInstancesResponse(
 ).SerializeToString()
 
 
-async def serve(port: int) -> None:
-    """Serve the echo handler on 127.0.0.1:``port`` until SIGTERM or SIGINT."""
+def kernel(work: str) -> Callable[[bytes], bytes]:
+    """The request body -> response body of ``work`` (``echo``, ``bleu`` or ``rouge``)."""
+    if work == "echo":
+        return lambda raw: RESPONSE
+    scorer = Rouge(["rougeL"], use_stemmer=True)
+
+    def scored(raw: bytes) -> bytes:
+        request = messages.EvaluateInstancesRequest.FromString(raw)
+        response = messages.EvaluateInstancesResponse()
+        if work == "bleu":
+            bleu = response.bleu_results.bleu_metric_values
+            for pair in request.bleu_input.instances:
+                score = sentence_bleu(pair.prediction, pair.reference, effective_order=True)
+                bleu.add(score=score / 100)
+        else:
+            rouge = response.rouge_results.rouge_metric_values
+            for instance in request.rouge_input.instances:
+                scores = scorer.score(instance.reference, instance.prediction)
+                rouge.add(score=scores["rougeL"].fmeasure)
+        return response.SerializeToString()
+
+    return scored
+
+
+async def serve(port: int, work: str = "echo") -> None:
+    """Serve ``work`` (see :func:`kernel`) on 127.0.0.1:``port`` until SIGTERM or SIGINT."""
+    answer = kernel(work)
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", 64 * 1024 * 1024),
@@ -39,7 +69,7 @@ async def serve(port: int) -> None:
     )
 
     async def echo(raw: bytes, context: Any) -> bytes:
-        return RESPONSE
+        return answer(raw)
 
     handler = grpc.unary_unary_rpc_method_handler(
         echo, request_deserializer=None, response_serializer=None
@@ -60,11 +90,14 @@ async def serve(port: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``PORT CORE``: listen on PORT, pinned to CORE (``-``: not pinned)."""
+    """``PORT CORE [WORK]``: listen on PORT, pinned to CORE (``-``: not pinned)."""
     port, core = int(argv[0]), argv[1]
+    work = argv[2] if len(argv) > 2 else "echo"
+    if work not in ("echo", "bleu", "rouge"):
+        raise SystemExit(f"unknown work {work!r}: echo, bleu or rouge")
     if core != "-":
         os.sched_setaffinity(0, {int(core)})
-    asyncio.run(serve(port))
+    asyncio.run(serve(port, work))
     return 0
 
 

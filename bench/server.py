@@ -7,9 +7,13 @@ them), driven by :mod:`bench.load` (multi-process, bounded, loopback only). Meas
 - single-instance exact_match calls: requests/s and p50/p99, ratio to echo's requests/s;
 - 100-instance BLEU and ROUGE-L (with stemmer) calls of medium (60-word) pairs: pairs/s, ratio
   to the kernel's in-process pairs/s (one thread, same texts) times the cores the server may use;
+- the same 100-instance gRPC calls answered by a bare ``grpc.aio`` server that scores them with
+  the kernel on its event loop (:mod:`bench.echo`, no evald): the ceiling of evald's ratio on
+  this machine under this load, so evald's own cost is the gap between the two;
 - the same 100-instance calls through the JSON/HTTP gateway, ratio to the gRPC figure;
-- (2 cores or more) the same single and gRPC batch calls with evald, echo and the kernel alone on
-  the first core and the load on the others: the server's own efficiency;
+- (2 cores or more) the same single and gRPC batch calls with evald, echo, the bare kernel
+  servers and the kernel alone on the first core and the load on the others: the server's own
+  efficiency;
 - (full run only) how the batch work is taken off the event loop: server processes vs scoring
   processes vs threads, and single-call latency while large requests are being scored.
 """
@@ -50,6 +54,8 @@ BATCH = 100
 WORDS = 60
 """Words per text in batch requests (the metrics section's "medium")."""
 SEED = 4242
+METRICS = {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}
+"""The batch metrics measured, and their names in the rows."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +179,7 @@ def warm_stem_caches(port: int, processes: int, connections: int = 12) -> None:
         with grpc.insecure_channel(
             f"{HOST}:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
         ) as channel:
-            call = channel.unary_unary(METHOD)
+            call = channel.unary_unary(METHOD, None, None)
             for body in bodies:
                 call(body, timeout=60)
 
@@ -266,8 +272,9 @@ def _stop(processes: Sequence[subprocess.Popen[bytes]]) -> None:
 
 
 @contextlib.contextmanager
-def echo_server(processes: int) -> Iterator[int]:
-    """``processes`` echo servers sharing one port, each pinned to its own core."""
+def echo_server(processes: int, work: str = "echo") -> Iterator[int]:
+    """``processes`` bare servers doing ``work`` (:mod:`bench.echo`) sharing one port, each
+    pinned to its own core."""
     port = free_port()
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     with tempfile.TemporaryDirectory() as folder:
@@ -279,7 +286,7 @@ def echo_server(processes: int) -> Iterator[int]:
                 with log.open("ab") as out:
                     started.append(
                         subprocess.Popen(
-                            [sys.executable, "-m", "bench.echo", str(port), core],
+                            [sys.executable, "-m", "bench.echo", str(port), core, work],
                             cwd=ROOT,
                             stdout=out,
                             stderr=subprocess.STDOUT,
@@ -421,8 +428,10 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
     seconds = p.load.seconds
     with contextlib.ExitStack() as stack:
         echo_port = stack.enter_context(echo_server(cores))
+        bare_ports = {metric: stack.enter_context(echo_server(cores, metric)) for metric in METRICS}
         port, http_port, server_pid = stack.enter_context(evald_server(workers=0))
-        warm_stem_caches(port, p.batch_load.processes)
+        for warmed in (port, bare_ports["rouge"]):
+            warm_stem_caches(warmed, p.batch_load.processes)
 
         def crew(job: Callable[[int], Callable[[float], load.Part]], processes: int) -> load.Crew:
             return stack.enter_context(load.Crew(job, processes))
@@ -444,8 +453,19 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
                     ),
                     p.batch_load.processes,
                 )
-                for metric in ("bleu", "rouge")
+                for metric in METRICS
                 for http in (False, True)
+            },
+            **{
+                f"bare {metric}": crew(
+                    load.LoadJob(
+                        _grpc(bare_ports[metric]),
+                        functools.partial(batch_requests, metric, p.pairs, False),
+                        p.batch_load,
+                    ),
+                    p.batch_load.processes,
+                )
+                for metric in METRICS
             },
         }
         for each in crews.values():
@@ -457,7 +477,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
                     _accounted,
                     each,
                     seconds,
-                    None if name.startswith("in-") or name == "echo" else server_pid,
+                    None if name.startswith(("in-", "bare")) or name == "echo" else server_pid,
                 )
                 for name, each in crews.items()
             },
@@ -475,25 +495,40 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             note=_cpu_note(measured["exact_match"]),
         )
     ]
-    names = {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}
-    for metric, name in names.items():
+    for metric, name in METRICS.items():
         every = measured[f"in-process {metric}"].per_second
         one = measured[f"in-process {metric}, 1 process"].per_second
+        ours, bare = measured[f"{metric} grpc"], measured[f"bare {metric}"]
         rows.append(
             _row(
                 f"{name}, gRPC",
                 size,
-                measured[f"{metric} grpc"],
+                ours,
                 every,
                 f"kernel in-process, {cores} processes at once ({every:,.0f} pairs/s; "
                 f"1 process alone {one:,.0f}, x {cores} = {one * cores:,.0f}: ratio "
-                f"{measured[f'{metric} grpc'].per_second * BATCH / (one * cores):.2f})",
+                f"{ours.per_second * BATCH / (one * cores):.2f}; the bare server below: "
+                f"{bare.per_second * BATCH:,.0f}, ratio to it "
+                f"{ours.per_second / bare.per_second if bare.per_second else float('nan'):.2f})",
                 unit="pairs/s",
                 scale=BATCH,
-                note=_cpu_note(measured[f"{metric} grpc"], measured[f"in-process {metric}"]),
+                note=_cpu_note(ours, measured[f"in-process {metric}"]),
             )
         )
-    for metric, name in names.items():
+        rows.append(
+            _row(
+                f"{name}, bare grpc.aio server + kernel (no evald)",
+                size,
+                bare,
+                every,
+                f"kernel in-process, {cores} processes at once",
+                unit="pairs/s",
+                scale=BATCH,
+                note="what any grpc.aio server scoring with this kernel reaches here, under "
+                "this load: the ceiling of the row above",
+            )
+        )
+    for metric, name in METRICS.items():
         grpc_rate = measured[f"{metric} grpc"].per_second * BATCH
         rows.append(
             _row(
@@ -617,23 +652,26 @@ def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
     with contextlib.ExitStack() as stack:
         with _pinned(server_cpu):
             echo_port = stack.enter_context(echo_server(1))
+            bare_ports = {metric: stack.enter_context(echo_server(1, metric)) for metric in METRICS}
             port, _, server_pid = stack.enter_context(evald_server(workers=1))
             kernels = {
                 metric: stack.enter_context(load.Crew(KernelJob(metric, p.pairs), 1))
-                for metric in ("bleu", "rouge")
+                for metric in METRICS
             }
-        warm_stem_caches(port, processes, connections=2)
+        for warmed in (port, bare_ports["rouge"]):
+            warm_stem_caches(warmed, processes, connections=2)
         with _pinned(load_cpus):
             crews = {
                 "echo": load.LoadJob(_grpc(echo_port), exact_match_requests, calls),
                 "exact_match": load.LoadJob(_grpc(port), exact_match_requests, calls),
                 **{
-                    metric: load.LoadJob(
-                        _grpc(port),
+                    f"{who} {metric}": load.LoadJob(
+                        _grpc(port if who == "evald" else bare_ports[metric]),
                         functools.partial(batch_requests, metric, p.pairs, False),
                         batches,
                     )
-                    for metric in ("bleu", "rouge")
+                    for metric in METRICS
+                    for who in ("evald", "bare")
                 },
             }
             started = {
@@ -644,7 +682,7 @@ def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
             for metric, crew in kernels.items()
         }
         for name, crew in started.items():
-            pid = None if name == "echo" else server_pid
+            pid = None if name == "echo" or name.startswith("bare") else server_pid
             runs[f"alone: {name}"] = functools.partial(_accounted, crew, p.load.seconds, pid)
         for crew in [*kernels.values(), *started.values()]:
             crew.wait_ready()
@@ -661,25 +699,41 @@ def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
             note=_cpu_note(measured["alone: exact_match"]),
         )
     ]
-    for metric, name in {"bleu": "BLEU", "rouge": "ROUGE-L, stemmer"}.items():
+    for metric, name in METRICS.items():
         kernel = measured[f"alone: in-process {metric}"]
+        ours, bare = measured[f"alone: evald {metric}"], measured[f"alone: bare {metric}"]
+        size = f"{BATCH} x medium ({WORDS} words)"
+        baseline = f"kernel in-process, 1 process on {where}"
         rows.append(
             _row(
                 f"{name}, gRPC, server alone on {where}",
-                f"{BATCH} x medium ({WORDS} words)",
-                measured[f"alone: {metric}"],
+                size,
+                ours,
                 kernel.per_second,
-                f"kernel in-process, 1 process on {where}",
+                f"{baseline} (ratio to the bare server below: "
+                f"{ours.per_second / bare.per_second if bare.per_second else float('nan'):.2f})",
                 unit="pairs/s",
                 scale=BATCH,
-                note=_cpu_note(measured[f"alone: {metric}"], kernel),
+                note=_cpu_note(ours, kernel),
+            )
+        )
+        rows.append(
+            _row(
+                f"{name}, bare grpc.aio server + kernel (no evald), alone on {where}",
+                size,
+                bare,
+                kernel.per_second,
+                baseline,
+                unit="pairs/s",
+                scale=BATCH,
             )
         )
     notes = [
-        f'Rows "alone on {where}": `evald serve --workers 1` (its scoring process too) and '
-        f"one echo process on {where}, the load ({processes} Python process(es)) on the other "
-        f"core(s), the kernel baseline in one process on {where}: the server's own efficiency, "
-        "without the load's CPU and cache use on its core."
+        f'Rows "alone on {where}": `evald serve --workers 1` (its scoring process too), one '
+        f"echo process and one bare kernel server per metric on {where}, the load "
+        f"({processes} Python process(es)) on the other core(s), the kernel baseline in one "
+        f"process on {where}: the server's own efficiency, without the load's CPU and cache "
+        "use on its core."
     ]
     return rows, notes
 

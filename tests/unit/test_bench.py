@@ -49,18 +49,25 @@ def test_sections_are_named_runners() -> None:
 
 # The server section and the ghz files ---------------------------------------------------------
 
+BARE = "bare grpc.aio server + kernel (no evald)"
 SERVER_CASES = [
     "exact_match, 1 instance, gRPC",
     "BLEU, gRPC",
+    f"BLEU, {BARE}",
     "ROUGE-L, stemmer, gRPC",
+    f"ROUGE-L, stemmer, {BARE}",
     "BLEU, JSON/HTTP gateway",
     "ROUGE-L, stemmer, JSON/HTTP gateway",
 ]
 CPUS = sorted(os.sched_getaffinity(0))
 if len(CPUS) > 1:  # the server alone on the first core, the load on the others
+    ALONE = f"alone on core {CPUS[0]}"
     SERVER_CASES += [
-        f"{case}, server alone on core {CPUS[0]}"
-        for case in ("exact_match, 1 instance, gRPC", "BLEU, gRPC", "ROUGE-L, stemmer, gRPC")
+        f"exact_match, 1 instance, gRPC, server {ALONE}",
+        f"BLEU, gRPC, server {ALONE}",
+        f"BLEU, {BARE}, {ALONE}",
+        f"ROUGE-L, stemmer, gRPC, server {ALONE}",
+        f"ROUGE-L, stemmer, {BARE}, {ALONE}",
     ]
 
 
