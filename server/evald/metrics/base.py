@@ -117,6 +117,8 @@ class ComputedMetric(Handler, Generic[Options]):
     ) -> list[float]:
         """Score inline for up to :data:`INLINE_SECONDS` (doubling pieces: 1, 2, 4, ...), then
         finish inline if the rest is estimated cheap, else off the event loop."""
+        if len(instances) == 1:  # nothing to split; skips two CPU-clock reads (~0.7 µs each)
+            return self.score_batch(instances, opts, path)
         scores: list[float] = []
         done, step, start = 0, 1, time.thread_time()
         elapsed = 0.0
