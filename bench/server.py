@@ -81,6 +81,9 @@ class Plan:
     """Length of the one-off in-process measurement of the offload comparison."""
     compare: bool
     """Also compare offload strategies (full run only)."""
+    warm_connections: int = 12
+    """New connections that send the covering requests before the ROUGE rounds (enough to
+    reach every worker; the quick run only checks that warming works)."""
 
 
 def plan(quick: bool) -> Plan:
@@ -88,7 +91,9 @@ def plan(quick: bool) -> Plan:
     cores = _cores()
     if quick:
         tiny = Load(processes=1, connections=2, concurrency=4, seconds=0.2, warmup=1)
-        return Plan(1, tiny, tiny, pairs=100, baseline_seconds=0.05, compare=False)
+        return Plan(
+            1, tiny, tiny, pairs=100, baseline_seconds=0.05, compare=False, warm_connections=1
+        )
     # Short rounds, many of them: this machine's speed drifts by +-20% within seconds, and
     # alternating short rounds spreads that drift over everything measured.
     return Plan(
@@ -431,7 +436,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         bare_ports = {metric: stack.enter_context(echo_server(cores, metric)) for metric in METRICS}
         port, http_port, server_pid = stack.enter_context(evald_server(workers=0))
         for warmed in (port, bare_ports["rouge"]):
-            warm_stem_caches(warmed, p.batch_load.processes)
+            warm_stem_caches(warmed, p.batch_load.processes, p.warm_connections)
 
         def crew(job: Callable[[int], Callable[[float], load.Part]], processes: int) -> load.Crew:
             return stack.enter_context(load.Crew(job, processes))
@@ -659,7 +664,7 @@ def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
                 for metric in METRICS
             }
         for warmed in (port, bare_ports["rouge"]):
-            warm_stem_caches(warmed, processes, connections=2)
+            warm_stem_caches(warmed, processes, min(2, p.warm_connections))
         with _pinned(load_cpus):
             crews = {
                 "echo": load.LoadJob(_grpc(echo_port), exact_match_requests, calls),
