@@ -20,7 +20,6 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-from evald.kernels import Rouge, sentence_bleu
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 
 METHOD = "EvaluateInstances"
@@ -37,6 +36,9 @@ def kernel(work: str) -> Callable[[bytes], bytes]:
     """The request body -> response body of ``work`` (``echo``, ``bleu`` or ``rouge``)."""
     if work == "echo":
         return lambda raw: RESPONSE
+    # Imported only here: the kernels bring nltk (~2.5 s), which a plain echo does not need.
+    from evald.kernels import Rouge, sentence_bleu
+
     scorer = Rouge(["rougeL"], use_stemmer=True)
 
     def scored(raw: bytes) -> bytes:

@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
-from evald.kernels import Rouge, sentence_bleu
-from evald.kernels.rouge import tokenize
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 from google.protobuf import json_format
 
@@ -193,6 +191,11 @@ def _kernel(
     metric: str, index: int, pairs: int
 ) -> tuple[Callable[[str, str], object], list[tuple[str, str]]]:
     """The kernel call the server makes per pair, and the pairs of in-process run ``index``."""
+    # Imported here: the kernels bring nltk (~2.5 s of start-up), which load processes (they
+    # import this module for their request builders) do not need.
+    from evald.kernels import Rouge, sentence_bleu
+    from evald.kernels.rouge import tokenize
+
     if metric == "bleu":
 
         def score(reference: str, prediction: str) -> object:
