@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from evald import api, logs, reflection
+from evald import api, calls, logs, reflection
 from evald import jobs as dataset_jobs
 from evald.config import Settings
 from evald.judges import runtime as judge_runtime
@@ -121,6 +121,7 @@ class RunningServer:
         await asyncio.sleep(0)  # each stop() refuses new calls as soon as it starts running
         self.refusing.set()
         await asyncio.gather(*draining)
+        calls.flush()  # the drained calls' log lines, now rather than at the next interval
         if self.jobs is not None:  # unfinished jobs stay stored and resume on the next start
             await self.jobs.runner.stop()
         await judge_runtime.aclose()

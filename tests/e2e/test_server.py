@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 import pytest
+from evald import calls
 from evald.config import Settings
 from evald.server import start
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -275,6 +276,18 @@ def test_log_line_for_ok_call(channel: grpc.Channel, request_log: pytest.LogCapt
     assert isinstance(line["ms"], float)
     assert line["ms"] >= 0
     assert SECRET not in request_log.text
+
+
+def test_a_stopped_server_has_written_its_log_lines(
+    request_log: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(calls, "FLUSH_SECONDS", 60.0)  # only stop() can write the line in time
+    with serving() as server, grpc.insecure_channel(server.address) as ch:
+        stub(ch).EvaluateInstances(exact_match_request(count=2), timeout=10)
+        assert server.running is not None
+        server.call(server.running.stop(5))
+        lines = [r.fields for r in request_log.records if r.name == "evald.request"]  # type: ignore[attr-defined]
+        assert [(line["metric"], line["instances"]) for line in lines] == [("exact_match_input", 2)]
 
 
 def test_log_line_for_invalid_argument(

@@ -1,5 +1,6 @@
-"""Answered calls are recorded once per event-loop turn: one write of their log lines, in
-order, and their Prometheus figures; outside a loop, at a scrape and at exit, at once."""
+"""Answered calls are recorded together, at most ``calls.FLUSH_SECONDS`` after the first of
+them: one write of their log lines, in order, and their Prometheus figures; outside a loop, at
+a scrape, past ``calls.MAX_PENDING`` records and at exit, at once."""
 
 from __future__ import annotations
 
@@ -54,15 +55,17 @@ def requests_total(metric: str, code: str = "OK") -> float:
     return value or 0.0
 
 
-def test_records_of_one_loop_turn_are_written_together_in_order(stream: Stream) -> None:
-    async def answer() -> int:
+def test_records_of_one_interval_are_written_together_in_order(stream: Stream) -> None:
+    async def answer() -> list[int]:
+        written = []
         for i in range(5):
             calls.record("/m", "turn_input", i, "OK", 0.001)
-        written_before_the_loop_turned = len(stream.writes)
-        await asyncio.sleep(0)
-        return written_before_the_loop_turned
+            await asyncio.sleep(0)  # other loop turns pass: nothing is written yet
+            written.append(len(stream.writes))
+        await asyncio.sleep(calls.FLUSH_SECONDS * 2)
+        return written
 
-    assert asyncio.run(answer()) == 0
+    assert asyncio.run(answer()) == [0] * 5
     assert len(stream.writes) == 1  # one write for the five lines
     assert stream.instances() == list(range(5))
     calls.record("/m", "turn_input", 9, "OK", 0.001)  # outside a loop: written at once
@@ -92,9 +95,9 @@ def test_counts_reach_prometheus_after_the_turn(stream: Stream) -> None:
     async def answer() -> int:
         for code in ("OK", "OK", "INTERNAL"):
             calls.record("/m", "count_input", 1, code, 0.002)
-        written_before_the_loop_turned = len(stream.writes)  # (reading a metric would flush)
-        await asyncio.sleep(0)
-        return written_before_the_loop_turned
+        written_before_the_interval = len(stream.writes)  # (reading a metric would flush)
+        await asyncio.sleep(calls.FLUSH_SECONDS * 2)
+        return written_before_the_interval
 
     assert asyncio.run(answer()) == 0
     assert len(stream.writes) == 1
@@ -133,7 +136,23 @@ def test_a_loop_closed_with_a_flush_pending_does_not_hold_later_records(stream: 
 
     async def answer_again() -> None:
         calls.record("/m", "closed_input", 2, "OK", 0.001)
-        await asyncio.sleep(0)
+        await asyncio.sleep(calls.FLUSH_SECONDS * 2)
 
     asyncio.run(answer_again())
     assert stream.instances() == [2]
+
+
+def test_too_many_pending_records_are_written_at_once(
+    stream: Stream, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(calls, "MAX_PENDING", 3)
+
+    async def answer() -> int:
+        for i in range(4):
+            calls.record("/m", "burst_input", i, "OK", 0.001)
+        return len(stream.writes)
+
+    assert asyncio.run(answer()) == 1  # the third record wrote all three, in the same turn
+    assert stream.instances() == [0, 1, 2]
+    calls.flush()
+    assert stream.instances() == [0, 1, 2, 3]
