@@ -29,6 +29,17 @@ class Evaluator:
 
     def __init__(self) -> None:
         self.handlers = handlers()
+        self.computed = frozenset(
+            name for name, handler in self.handlers.items() if isinstance(handler, ComputedMetric)
+        )
+        """Inputs whose handler is computed locally: it calls no judge, so needs no judge
+        context."""
+        self.counted = frozenset(
+            field.name
+            for field in api.METRIC_INPUTS.fields
+            if api.has_field(field.message_type, "instances")
+        )
+        """Inputs that carry ``instances`` (the request log counts them)."""
 
     async def evaluate_instances(
         self,
@@ -42,19 +53,19 @@ class Evaluator:
         ``time_remaining`` (seconds until the caller's deadline) and ``metadata`` (gRPC metadata
         or HTTP headers) reach judge calls: deadline propagation and the per-request cache switch.
         """
-        if self.is_computed(request):  # never calls a judge: no judge context to set up
-            return await self.dispatch(request)
+        which = request.WhichOneof("metric_inputs")
+        if which in self.computed:  # no judge context to set up
+            return await self.dispatch(request, which)
         with judges.scope(judges.from_request(request, time_remaining, metadata)):
-            return await self.dispatch(request)
+            return await self.dispatch(request, which)
 
     def is_computed(self, request: Any) -> bool:
         """Whether ``request`` goes to a computed (local, judge-free) metric handler."""
-        which = request.WhichOneof("metric_inputs")
-        return which is not None and isinstance(self.handlers.get(which), ComputedMetric)
+        return request.WhichOneof("metric_inputs") in self.computed
 
-    async def dispatch(self, request: Any) -> Any:
-        """Evaluate ``request`` in the current judge context (see :meth:`evaluate_instances`)."""
-        which = request.WhichOneof("metric_inputs")
+    async def dispatch(self, request: Any, which: str | None) -> Any:
+        """Evaluate ``request``, whose ``metric_inputs`` member is ``which``, in the current
+        judge context (see :meth:`evaluate_instances`)."""
         if which is None:
             if len(request.metrics) or len(request.metric_sources):
                 from evald.metric_api.dispatch import for_evaluator
@@ -74,17 +85,15 @@ class Evaluator:
         getattr(response, handler.result_field).CopyFrom(result)
         return response
 
-
-def describe(request: Any) -> tuple[str, int]:
-    """The metric a request asks for and how many instances it carries, for the request log."""
-    which = request.WhichOneof("metric_inputs")
-    if which is None:
-        new_style = len(request.metrics) or len(request.metric_sources)
-        return ("metrics", 1) if new_style else ("none", 0)
-    metric_input = getattr(request, which)
-    if api.has_field(metric_input.DESCRIPTOR, "instances"):
-        return which, len(metric_input.instances)
-    return which, 1
+    def describe(self, request: Any, which: str | None) -> tuple[str, int]:
+        """The metric ``request`` asks for (its ``metric_inputs`` member is ``which``) and how
+        many instances it carries, for the request log."""
+        if which is None:
+            new_style = len(request.metrics) or len(request.metric_sources)
+            return ("metrics", 1) if new_style else ("none", 0)
+        if which in self.counted:
+            return which, len(getattr(request, which).instances)
+        return which, 1
 
 
 class GrpcEvaluationService:
@@ -120,6 +129,9 @@ class GrpcEvaluationService:
         return result
 
     def _unary(self, method: str) -> Any:
+        evaluator, limits = self.evaluator, self.limits
+        computed = evaluator.computed
+
         async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
             start = time.perf_counter()
             metric, count = "unknown", 0
@@ -130,19 +142,20 @@ class GrpcEvaluationService:
                     raise InvalidArgument(
                         "", f"request is not a valid protobuf message: {exc}"
                     ) from None
-                metric, count = describe(request)
-                if not self.limits.fits(len(raw)):
-                    self.limits.check(request)
+                which = request.WhichOneof("metric_inputs")
+                metric, count = evaluator.describe(request, which)
+                if not limits.fits(len(raw)):
+                    limits.check(request)
                 with tracing.span(f"evaluate {metric}", instances=count):
-                    if self.evaluator.is_computed(request):  # calls no judge
-                        response = await self.evaluator.dispatch(request)
+                    if which in computed:  # calls no judge
+                        response = await evaluator.dispatch(request, which)
                     else:  # judges get the caller's deadline and metadata
-                        response = await self.evaluator.evaluate_instances(
+                        response = await evaluator.evaluate_instances(
                             request,
                             time_remaining=context.time_remaining(),
                             metadata=context.invocation_metadata() or (),
                         )
-                body = bytes(response.SerializeToString())
+                body: bytes = response.SerializeToString()
             except EvalError as exc:
                 code, status = exc.code, exc.to_status()
             except Exception:

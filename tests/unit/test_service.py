@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from evald import judges
 from evald.api import has_field
-from evald.service import Evaluator, describe
+from evald.service import Evaluator
 
 from tests.support import MESSAGES
 
@@ -47,10 +47,46 @@ async def test_computed_requests_run_without_a_judge_context(
     assert scopes == []
 
 
-def test_describe_and_has_field() -> None:
+def two_bleu_instances() -> Any:
     request = m.EvaluateInstancesRequest()
     request.bleu_input.instances.add(prediction="a", reference="b")
     request.bleu_input.instances.add(prediction="a", reference="b")
-    assert describe(request) == ("bleu_input", 2)
+    return request
+
+
+def one_pointwise_instance() -> Any:
+    request = m.EvaluateInstancesRequest()
+    request.pointwise_metric_input.instance.json_instance = "{}"
+    return request
+
+
+def one_comet_instance() -> Any:  # no handler yet: still described for the request log
+    request = m.EvaluateInstancesRequest()
+    request.comet_input.instance.prediction = "a"
+    return request
+
+
+def new_style() -> Any:
+    request = m.EvaluateInstancesRequest()
+    request.metrics.add().exact_match_spec.SetInParent()
+    return request
+
+
+@pytest.mark.parametrize(
+    ("build", "described"),
+    [
+        (two_bleu_instances, ("bleu_input", 2)),
+        (one_pointwise_instance, ("pointwise_metric_input", 1)),
+        (one_comet_instance, ("comet_input", 1)),
+        (new_style, ("metrics", 1)),
+        (m.EvaluateInstancesRequest, ("none", 0)),
+    ],
+)
+def test_describe(build: Any, described: tuple[str, int]) -> None:
+    request = build()
+    assert Evaluator().describe(request, request.WhichOneof("metric_inputs")) == described
+
+
+def test_has_field() -> None:
     assert has_field(m.BleuInput.DESCRIPTOR, "instances")
     assert not has_field(m.PointwiseMetricInput.DESCRIPTOR, "instances")

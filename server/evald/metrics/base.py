@@ -91,14 +91,20 @@ class ComputedMetric(Handler, Generic[Options]):
         """Reject a request with no instances or with required fields missing, naming them all."""
         if not instances:
             raise InvalidArgument(path, "at least one instance is required")
-        violations = [
-            FieldViolation(f"{path}[{i}].{name}", f"required field '{name}' is missing")
-            for i, instance in enumerate(instances)
-            for name in self.required
-            if not instance.HasField(name)
-        ]
-        if violations:
-            raise InvalidArgument.of(violations)
+        required = self.required
+        for instance in instances:  # field paths are built only once one is missing
+            for name in required:
+                if not instance.HasField(name):
+                    raise InvalidArgument.of(
+                        [
+                            FieldViolation(
+                                f"{path}[{i}].{name}", f"required field '{name}' is missing"
+                            )
+                            for i, instance in enumerate(instances)
+                            for name in required
+                            if not instance.HasField(name)
+                        ]
+                    )
 
     async def evaluate(self, metric_input: Any, path: str) -> Message:
         instances = metric_input.instances
@@ -140,12 +146,20 @@ class ComputedMetric(Handler, Generic[Options]):
     @classmethod
     def build_result(cls, scores: Sequence[float]) -> Message:
         """The result message holding one metric value per score, each with ``score`` set."""
-        result = cls.result_class()()
-        (values_field,) = result.DESCRIPTOR.fields
-        values = getattr(result, values_field.name)
+        result_class, values_field = _result_values(cls.result_field)
+        result = result_class()
+        values = getattr(result, values_field)
         for value in scores:
             values.add(score=value)  # always set, 0.0 included: the SDKs read a missing one as NaN
         return result
+
+
+@cache
+def _result_values(result_field: str) -> tuple[type[Message], str]:
+    """The result class of ``result_field`` and the name of its one (repeated values) field."""
+    result_class = _result_class(result_field)
+    (values_field,) = result_class.DESCRIPTOR.fields
+    return result_class, values_field.name
 
 
 # Scoring processes (evald.scoring) -----------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from evald.metrics.base import ComputedMetric
@@ -18,3 +19,6 @@ class ExactMatch(ComputedMetric[None]):
 
     def score(self, instance: Any, options: None, path: str) -> float:
         return 1.0 if instance.prediction == instance.reference else 0.0
+
+    def score_batch(self, instances: Sequence[Any], options: None, path: str) -> list[float]:
+        return [1.0 if i.prediction == i.reference else 0.0 for i in instances]
