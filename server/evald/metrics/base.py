@@ -92,19 +92,18 @@ class ComputedMetric(Handler, Generic[Options]):
         if not instances:
             raise InvalidArgument(path, "at least one instance is required")
         required = self.required
-        for instance in instances:  # field paths are built only once one is missing
+        for instance in instances:  # field paths are built only once a field is missing
             for name in required:
                 if not instance.HasField(name):
-                    raise InvalidArgument.of(
-                        [
-                            FieldViolation(
-                                f"{path}[{i}].{name}", f"required field '{name}' is missing"
-                            )
-                            for i, instance in enumerate(instances)
-                            for name in required
-                            if not instance.HasField(name)
-                        ]
-                    )
+                    raise InvalidArgument.of(self._missing_fields(instances, path))
+
+    def _missing_fields(self, instances: Sequence[Any], path: str) -> list[FieldViolation]:
+        return [
+            FieldViolation(f"{path}[{i}].{name}", f"required field '{name}' is missing")
+            for i, instance in enumerate(instances)
+            for name in self.required
+            if not instance.HasField(name)
+        ]
 
     async def evaluate(self, metric_input: Any, path: str) -> Message:
         instances = metric_input.instances
