@@ -59,10 +59,6 @@ class Evaluator:
         with judges.scope(judges.from_request(request, time_remaining, metadata)):
             return await self.dispatch(request, which)
 
-    def is_computed(self, request: Any) -> bool:
-        """Whether ``request`` goes to a computed (local, judge-free) metric handler."""
-        return request.WhichOneof("metric_inputs") in self.computed
-
     async def dispatch(self, request: Any, which: str | None) -> Any:
         """Evaluate ``request``, whose ``metric_inputs`` member is ``which``, in the current
         judge context (see :meth:`evaluate_instances`)."""

@@ -22,11 +22,13 @@ JUDGED = ["pointwise_metric_input", "pairwise_metric_input", "fluency_input"]
 def test_is_computed(member: str, computed: bool) -> None:
     request = m.EvaluateInstancesRequest()
     getattr(request, member).SetInParent()
-    assert Evaluator().is_computed(request) is computed
+    assert (request.WhichOneof("metric_inputs") in Evaluator().computed) is computed
 
 
 def test_a_request_without_metric_input_is_not_computed() -> None:
-    assert Evaluator().is_computed(m.EvaluateInstancesRequest()) is False
+    assert (
+        m.EvaluateInstancesRequest().WhichOneof("metric_inputs") in Evaluator().computed
+    ) is False
 
 
 async def test_computed_requests_run_without_a_judge_context(
