@@ -1,4 +1,4 @@
-"""Every answered EvaluateInstances call, recorded once: its request log line
+"""Every answered call of every RPC, recorded once: its request log line
 (:func:`evald.logs.request_lines`) and its Prometheus figures
 (:func:`evald.ops.telemetry.record_requests`).
 

@@ -6,15 +6,13 @@ The gRPC server (``evald.server``) and, later, the HTTP gateway both call :class
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import grpc
-from google.protobuf.message import DecodeError
 
-from evald import api, calls, judges, logs
-from evald.errors import EvalError, InvalidArgument, Unimplemented, internal_status
+from evald import api, judges, rpc
+from evald.errors import InvalidArgument, Unimplemented
 from evald.metrics.base import ComputedMetric
 from evald.metrics.registry import PENDING, handlers
 from evald.ops import tracing
@@ -93,11 +91,12 @@ class Evaluator:
 
 
 class GrpcEvaluationService:
-    """gRPC glue: bytes in, bytes out, every failure a proper status, one log line per call."""
+    """gRPC glue: every EvaluationService method of every API version, through the one call
+    skeleton (:mod:`evald.rpc`)."""
 
     dataset: Any = None
     """Builds the EvaluateDataset method handler from its method path (``evald.jobs``); None:
-    EvaluateDataset answers UNIMPLEMENTED."""
+    EvaluateDataset answers UNIMPLEMENTED (a gateway without a server's dataset jobs)."""
 
     def __init__(self, evaluator: Evaluator, limits: RequestLimits | None = None) -> None:
         self.evaluator = evaluator
@@ -107,124 +106,61 @@ class GrpcEvaluationService:
         """Generic handlers serving EvaluationService for every API version."""
         result: list[grpc.GenericRpcHandler[Any, Any]] = []
         for version, service in api.SERVICE_NAMES.items():
-            methods = {
-                "EvaluateInstances": grpc.unary_unary_rpc_method_handler(
-                    self._unary(f"/{service}/EvaluateInstances"),
-                    # Parsed in the handler: a malformed body is INVALID_ARGUMENT, not INTERNAL.
-                    request_deserializer=None,
-                    response_serializer=None,
-                )
-            }
+            methods = {"EvaluateInstances": rpc.unary_handler(self._evaluate_instances(service))}
             if version == "v1beta1" and self.dataset is not None:
                 methods["EvaluateDataset"] = self.dataset(f"/{service}/EvaluateDataset")
             elif version == "v1beta1":
-                methods["EvaluateDataset"] = grpc.unary_unary_rpc_method_handler(
-                    self._not_yet(f"/{service}/EvaluateDataset", "dataset jobs (issue #6)")
+                methods["EvaluateDataset"] = rpc.unary_handler(
+                    rpc.Unary(
+                        f"/{service}/EvaluateDataset",
+                        messages.EvaluateDatasetRequest,
+                        _no_dataset_jobs,
+                        label="dataset",
+                    )
                 )
             result.append(grpc.method_handlers_generic_handler(service, methods))
         return result
 
-    def _unary(self, method: str) -> Any:
+    def _evaluate_instances(self, service: str) -> rpc.Unary[Any]:
         evaluator, limits = self.evaluator, self.limits
         computed = evaluator.computed
 
-        async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
-            start = time.perf_counter()
-            metric, count = "unknown", 0
-            try:
-                try:
-                    request = messages.EvaluateInstancesRequest.FromString(raw)
-                except DecodeError as exc:
-                    raise InvalidArgument(
-                        "", f"request is not a valid protobuf message: {exc}"
-                    ) from None
-                which = request.WhichOneof("metric_inputs")
-                metric, count = evaluator.describe(request, which)
-                if not limits.fits(len(raw)):
-                    limits.check(request)
-                with tracing.span(f"evaluate {metric}", instances=count):
-                    if which in computed:  # calls no judge
-                        response = await evaluator.dispatch(request, which)
-                    else:  # judges get the caller's deadline and metadata
-                        response = await evaluator.evaluate_instances(
-                            request,
-                            time_remaining=context.time_remaining(),
-                            metadata=context.invocation_metadata() or (),
-                        )
-                body: bytes = response.SerializeToString()
-            except EvalError as exc:
-                code, status = exc.code, exc.to_status()
-            except Exception:
-                log.exception("unexpected failure in %s", method)
-                code, status = grpc.StatusCode.INTERNAL, internal_status()
-            else:
-                calls.record(method, metric, count, "OK", time.perf_counter() - start)
-                return body
-            # Recorded before abort(), which sends the status to the client and then raises.
-            calls.record(method, metric, count, code.name, time.perf_counter() - start)
-            await abort(context, status)
-            raise AssertionError("unreachable")  # abort() always raises
+        def describe(request: Any) -> tuple[str, int]:
+            return evaluator.describe(request, request.WhichOneof("metric_inputs"))
 
-        return handle
+        def check(request: Any, size: int) -> None:
+            if not limits.fits(size):
+                limits.check(request)
 
-    def _not_yet(self, method: str, capability: str) -> Any:
-        async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
-            logs.request_line(method, "none", 0, "UNIMPLEMENTED", 0.0)
-            await abort(
-                context,
-                Unimplemented(
-                    f"{method} is not served yet; it arrives with {capability}"
-                ).to_status(),
+        async def evaluate(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            which = request.WhichOneof("metric_inputs")
+            if which in computed:  # calls no judge
+                return await evaluator.dispatch(request, which)
+            # Judges get the caller's deadline and metadata.
+            return await evaluator.evaluate_instances(
+                request,
+                time_remaining=context.time_remaining(),
+                metadata=context.invocation_metadata() or (),
             )
-            raise AssertionError("unreachable")
 
-        return handle
+        async def serve(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            if not tracing.enabled():
+                return await evaluate(request, context)
+            metric, count = describe(request)
+            with tracing.span(f"evaluate {metric}", instances=count):
+                return await evaluate(request, context)
 
-
-def unary_handler(
-    method: str,
-    request_class: type[Any],
-    implementation: Callable[[Any, grpc.aio.ServicerContext[Any, Any]], Awaitable[Any]],
-    label: str,
-) -> Any:
-    """A bytes-in, bytes-out gRPC handler for an RPC other than EvaluateInstances: a request
-    that does not parse is INVALID_ARGUMENT, an EvalError becomes its status, anything else
-    INTERNAL (no internals leak), and each call writes one request log line with ``label``."""
-
-    async def handle(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
-        start = time.perf_counter()
-        try:
-            try:
-                request = request_class.FromString(raw)
-            except Exception:
-                raise InvalidArgument("", "request is not a valid protobuf message") from None
-            body = bytes((await implementation(request, context)).SerializeToString())
-        except EvalError as exc:
-            code, status = exc.code, exc.to_status()
-        except Exception:
-            log.exception("unexpected failure in %s", method)
-            code, status = grpc.StatusCode.INTERNAL, internal_status()
-        else:
-            logs.request_line(method, label, 0, "OK", _ms_since(start))
-            return body
-        logs.request_line(method, label, 0, code.name, _ms_since(start))
-        await abort(context, status)
-        raise AssertionError("unreachable")  # abort() always raises
-
-    return grpc.unary_unary_rpc_method_handler(handle)
+        return rpc.Unary(
+            f"/{service}/EvaluateInstances",
+            messages.EvaluateInstancesRequest,
+            serve,
+            label="unknown",  # until the request is parsed
+            describe=describe,
+            check=check,
+        )
 
 
-def _ms_since(start: float) -> float:
-    return (time.perf_counter() - start) * 1000
-
-
-async def abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> None:
-    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
-    await context.abort(
-        _CODES.get(status.code, grpc.StatusCode.UNKNOWN),
-        status.message,
-        trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),),
+async def _no_dataset_jobs(request: Any, context: Any) -> Any:
+    raise Unimplemented(
+        "EvaluateDataset runs dataset jobs, which only a server started with `evald serve` keeps"
     )
-
-
-_CODES = {code.value[0]: code for code in grpc.StatusCode}

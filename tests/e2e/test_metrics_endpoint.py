@@ -12,6 +12,8 @@ from typing import Any
 import grpc
 import pytest
 from evald.ops import tracing
+from evald_proto.evald.v1 import metric_registry_pb2 as registry_pb
+from google.longrunning import operations_proto_pb2 as lro
 
 from tests.fakes.judge_config import configure
 from tests.fakes.judge_server import Reply, running
@@ -197,3 +199,48 @@ def test_tracing_off_records_nothing() -> None:
     assert not tracing.enabled()
     with tracing.span("x") as current:
         assert current is None
+
+
+REGISTRY = "/" + registry_pb.DESCRIPTOR.services_by_name["MetricRegistry"].full_name
+OTHER_RPCS = [
+    # (method, request, expected code): one of each service besides EvaluateInstances.
+    (f"{REGISTRY}/ListPredefinedMetrics", registry_pb.ListPredefinedMetricsRequest(), "OK"),
+    (
+        "/google.longrunning.Operations/GetOperation",
+        lro.GetOperationRequest(name="projects/p/locations/l/operations/none"),
+        "NOT_FOUND",
+    ),
+    (
+        "/google.cloud.aiplatform.v1beta1.EvaluationService/EvaluateDataset",
+        m.EvaluateDatasetRequest(),
+        "INVALID_ARGUMENT",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "request_message", "code"),
+    OTHER_RPCS,
+    ids=[m.rsplit("/", 1)[1] for m, *_ in OTHER_RPCS],
+)
+def test_every_rpc_is_counted(
+    observed: ServerThread, method: str, request_message: Any, code: str
+) -> None:
+    before = scrape(metrics_url(observed))
+    with grpc.insecure_channel(observed.address) as channel:
+        call = channel.unary_unary(method)
+        try:
+            call(request_message.SerializeToString(), timeout=10)
+            got = "OK"
+        except grpc.RpcError as err:
+            got = err.code().name  # type: ignore[attr-defined]
+    assert got == code
+    after = scrape(metrics_url(observed))
+    counted = [
+        (labels["code"], after[key] - before.get(key, 0.0))
+        for key in after
+        if key[0] == "evald_requests_total"
+        for labels in [dict(key[1])]
+        if labels["method"] == method
+    ]
+    assert counted == [(code, 1.0)]

@@ -18,12 +18,12 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from evald import rpc
 from evald.errors import internal_status
 
 log = logging.getLogger(__name__)
 
 Metadata = Sequence[tuple[str, str]]
-STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
 
 class CallError(Exception):
@@ -156,14 +156,8 @@ class GrpcBackend:
 
 
 def _status_of(error: grpc.aio.AioRpcError) -> status_pb2.Status:
-    code = error.code().value[0]
     trailing: Any = error.trailing_metadata() or ()
-    for key, value in trailing:
-        if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
-            status = status_pb2.Status.FromString(value)
-            if status.code == code:
-                return status
-    return status_pb2.Status(code=code, message=error.details() or "")
+    return rpc.status_from(error.code(), error.details() or "", trailing)
 
 
 class _CallDetails:
@@ -194,12 +188,7 @@ class LocalContext:
         self, code: grpc.StatusCode, details: str, trailing: Sequence[tuple[str, Any]] = ()
     ) -> status_pb2.Status:
         """The status a real call would carry: the details trailer if present, else code+text."""
-        for key, value in [*trailing, *self._trailing]:
-            if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
-                parsed = status_pb2.Status.FromString(value)
-                if parsed.code == code.value[0]:
-                    return parsed
-        return status_pb2.Status(code=code.value[0], message=details)
+        return rpc.status_from(code, details, [*trailing, *self._trailing])
 
     async def abort(
         self, code: grpc.StatusCode, details: str = "", trailing_metadata: Any = ()

@@ -9,6 +9,8 @@ import grpc
 from google.protobuf import json_format
 from google.rpc import status_pb2
 
+from evald.rpc import grpc_code
+
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.OK: 200,
     grpc.StatusCode.CANCELLED: 499,
@@ -30,13 +32,6 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
 }
 """The mapping Google APIs use (``google/rpc/code.proto``); the GAPIC REST client picks its
 exception class from the HTTP status."""
-
-_BY_NUMBER = {code.value[0]: code for code in grpc.StatusCode}
-
-
-def grpc_code(number: int) -> grpc.StatusCode:
-    """The gRPC code of a ``google.rpc.Status.code`` number (UNKNOWN if out of range)."""
-    return _BY_NUMBER.get(number, grpc.StatusCode.UNKNOWN)
 
 
 def http_status(number: int) -> int:

@@ -22,11 +22,10 @@ from google.longrunning import operations_proto_pb2 as lro
 from google.protobuf import empty_pb2
 from google.rpc import status_pb2
 
-from evald import api
+from evald import api, rpc
 from evald.errors import FailedPrecondition, InvalidArgument
 from evald.jobs.runner import JobRunner
 from evald.jobs.store import ACTIVE, FINISHED, Job
-from evald.service import unary_handler
 
 SERVICE_NAMES = (
     "google.longrunning.Operations",
@@ -87,8 +86,10 @@ class OperationsService:
         result = []
         for service in SERVICE_NAMES:
             methods = {
-                method: unary_handler(
-                    f"/{service}/{method}", request_class, implementation, "dataset"
+                method: rpc.unary_handler(
+                    rpc.Unary(
+                        f"/{service}/{method}", request_class, implementation, label="dataset"
+                    )
                 )
                 for method, (implementation, request_class) in table.items()
             }
@@ -97,10 +98,11 @@ class OperationsService:
 
     def evaluate_dataset_handler(self, method: str) -> grpc.RpcMethodHandler[Any, Any]:
         """The ``EvaluateDataset`` method handler (v1beta1 EvaluationService)."""
-        handler: grpc.RpcMethodHandler[Any, Any] = unary_handler(
-            method, api.messages.EvaluateDatasetRequest, self.evaluate_dataset, "dataset"
+        return rpc.unary_handler(
+            rpc.Unary(
+                method, api.messages.EvaluateDatasetRequest, self.evaluate_dataset, label="dataset"
+            )
         )
-        return handler
 
     async def evaluate_dataset(self, request: Any, context: Any) -> lro.Operation:
         return to_operation(await self.runner.submit(request))

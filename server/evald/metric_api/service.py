@@ -17,12 +17,11 @@ from typing import Any
 import grpc
 from evald_proto.evald.v1 import metric_registry_pb2 as pb
 
-from evald import api
+from evald import api, rpc
 from evald.config import Settings
 from evald.errors import AlreadyExists, InvalidArgument, NotFound
 from evald.metric_api.dispatch import SPEC_NAMES, MetricApi, attach
 from evald.sandbox import Limits, Sandbox
-from evald.service import unary_handler
 from evald.store import MetricStore, StoredMetric
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MetricRegistry"].full_name
@@ -72,11 +71,13 @@ class Registry:
         for method in service.methods:
             request_class = getattr(pb, method.input_type.name)
             implementation = getattr(self, _snake(method.name))
-            methods[method.name] = unary_handler(
-                f"/{SERVICE_NAME}/{method.name}",
-                request_class,
-                _ignoring_context(implementation),
-                "registry",
+            methods[method.name] = rpc.unary_handler(
+                rpc.Unary(
+                    f"/{SERVICE_NAME}/{method.name}",
+                    request_class,
+                    _ignoring_context(implementation),
+                    label="registry",
+                )
             )
         return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
 

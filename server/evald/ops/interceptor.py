@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 
-from evald import calls
+from evald import calls, rpc
 from evald.errors import EvalError
 from evald.ops import telemetry, tracing
 from evald.ops.auth import ANONYMOUS, KeyStore, Principal, Unauthenticated
@@ -116,10 +116,8 @@ def _guarded_unary(
 
 
 async def _refuse(context: Any, method: str, error: EvalError) -> None:
-    from evald.service import abort  # the service's abort: status details in the trailer
-
     calls.record(method, "none", 0, error.code.name, 0.0)
-    await abort(context, error.to_status())
+    await rpc.abort(context, error.to_status())
 
 
 def _refusal(handler: Any, method: str, error: EvalError) -> Any:

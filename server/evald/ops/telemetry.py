@@ -73,6 +73,10 @@ def load() -> bool:
             _prom = None
         else:
             _prom.REGISTRY.register(_BeforeScrape())
+            # Every metric exists from now on: one created during a scrape (by the records
+            # that scrape flushes) would only be reported from the next scrape on.
+            for metric in _ALL:
+                metric.create()
     return _prom is not None
 
 
@@ -83,17 +87,28 @@ class _Lazy:
         self._spec = (kind, name, doc, labels, kw)
         self._metric: Any = None
         self._children: dict[tuple[str, ...], Any] = {}
+        _ALL.append(self)
+
+    def create(self) -> Any:
+        """The metric itself, created (and registered) on the first call."""
+        if self._metric is None and not load():  # (the first load() creates every metric)
+            self._metric = _Noop()
+        if self._metric is None:
+            kind, name, doc, labels, kw = self._spec
+            self._metric = getattr(_prom, kind)(name, doc, labels, **kw)
+        return self._metric
 
     def labels(self, *values: str) -> Any:
         # Children are cached: prometheus_client's labels() validates and locks on every call,
         # a few microseconds on each RPC's path; label sets are few (method x metric x code).
         child = self._children.get(values)
         if child is None:
-            if self._metric is None:
-                kind, name, doc, labels, kw = self._spec
-                self._metric = getattr(_prom, kind)(name, doc, labels, **kw) if load() else _Noop()
-            child = self._children[values] = self._metric.labels(*values)
+            child = self._children[values] = self.create().labels(*values)
         return child
+
+
+_ALL: list[_Lazy] = []
+"""Every metric this module declares, in declaration order."""
 
 
 def _counter(name: str, doc: str, labels: tuple[str, ...]) -> Any:

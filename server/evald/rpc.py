@@ -1,0 +1,123 @@
+"""The one gRPC call skeleton (parse -> serve -> record -> abort) and the one owner of the
+mapping between a ``google.rpc.Status`` and a gRPC status with its details trailer.
+
+Every unary RPC evald serves (EvaluationService, MetricRegistry, Operations) goes through
+:func:`unary_handler`: a request that does not parse is INVALID_ARGUMENT, an
+:class:`~evald.errors.EvalError` becomes its status, anything else INTERNAL (logged, nothing
+leaks), and every call is recorded once (:func:`evald.calls.record`: its request log line and
+its ``evald_requests_total`` / ``evald_request_seconds`` figures).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Generic, TypeVar
+
+import grpc
+from google.protobuf.message import Message
+from google.rpc import status_pb2
+
+from evald import calls
+from evald.errors import EvalError, InvalidArgument, internal_status
+
+log = logging.getLogger(__name__)
+
+Request = TypeVar("Request")
+Context = grpc.aio.ServicerContext[Any, Any]
+
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+"""The trailer that carries the whole ``google.rpc.Status`` (with its details)."""
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def grpc_code(number: int) -> grpc.StatusCode:
+    """The gRPC code of a ``google.rpc.Status.code`` number (UNKNOWN if out of range)."""
+    return _CODES.get(number, grpc.StatusCode.UNKNOWN)
+
+
+def trailer(status: status_pb2.Status) -> tuple[tuple[str, bytes], ...]:
+    """The trailing metadata that carries ``status`` to the caller."""
+    return ((STATUS_DETAILS_KEY, status.SerializeToString()),)
+
+
+def status_from(
+    code: grpc.StatusCode, details: str, trailing: Iterable[tuple[str, Any]] = ()
+) -> status_pb2.Status:
+    """The status a call ended with: the details trailer when it matches ``code``, else the
+    code and message alone."""
+    for key, value in trailing:
+        if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            if status.code == code.value[0]:
+                return status
+    return status_pb2.Status(code=code.value[0], message=details)
+
+
+async def abort(context: Context, status: Any) -> None:
+    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
+    await context.abort(grpc_code(status.code), status.message, trailing_metadata=trailer(status))
+
+
+def parse(request_class: type[Request], raw: bytes) -> Request:
+    """``raw`` as a ``request_class`` message; INVALID_ARGUMENT when it is not one."""
+    try:
+        return request_class.FromString(raw)  # type: ignore[attr-defined,no-any-return]
+    except Exception as exc:
+        raise InvalidArgument("", f"request is not a valid protobuf message: {exc}") from None
+
+
+class Unary(Generic[Request]):
+    """One unary method: its path, how a request is read, served and labelled in the log."""
+
+    def __init__(
+        self,
+        method: str,
+        request_class: type[Request],
+        serve: Callable[[Request, Context], Awaitable[Message]],
+        *,
+        label: str = "none",
+        describe: Callable[[Request], tuple[str, int]] | None = None,
+        check: Callable[[Request, int], None] | None = None,
+    ) -> None:
+        self.method = method
+        self.request_class = request_class
+        self.serve = serve
+        self.label = label
+        """What the request log and Prometheus call the metric of every call."""
+        self.describe = describe
+        """The metric and instance count of a request, when they depend on it."""
+        self.check = check
+        """Rejects a request (and its size in bytes) before it is served: request limits."""
+
+    async def handle(self, raw: bytes, context: Context) -> bytes:
+        """Serve one call: the bytes of its request in, the bytes of its response out."""
+        start = time.perf_counter()
+        metric, count = self.label, 0
+        try:
+            request = parse(self.request_class, raw)
+            if self.describe is not None:
+                metric, count = self.describe(request)
+            if self.check is not None:
+                self.check(request, len(raw))
+            body = (await self.serve(request, context)).SerializeToString()
+        except EvalError as exc:
+            code, status = exc.code, exc.to_status()
+        except Exception:
+            log.exception("unexpected failure in %s", self.method)
+            code, status = grpc.StatusCode.INTERNAL, internal_status()
+        else:
+            calls.record(self.method, metric, count, "OK", time.perf_counter() - start)
+            return body
+        # Recorded before abort(), which sends the status to the client and then raises.
+        calls.record(self.method, metric, count, code.name, time.perf_counter() - start)
+        await abort(context, status)
+        raise AssertionError("unreachable")  # abort() always raises
+
+
+def unary_handler(unary: Unary[Any]) -> grpc.RpcMethodHandler[Any, Any]:
+    """The gRPC method handler of ``unary`` (bytes in, bytes out: parsing is the skeleton's)."""
+    return grpc.unary_unary_rpc_method_handler(
+        unary.handle, request_deserializer=None, response_serializer=None
+    )
