@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: install dev serve test test-quick lint format proto proto-sync proto-check bench soak check clean
+.PHONY: install dev serve test test-quick docs lint format proto proto-sync proto-check bench soak check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,10 @@ bench: dev  ## performance benchmark (Markdown + JSON report)
 soak: dev  ## bounded load on loopback, zero errors and flat RSS (ARGS="--duration 60" to shorten)
 	$(BIN)/python -m soak $(ARGS)
 
-check: lint proto-check test  ## everything CI runs
+docs: dev  ## build the documentation site into site/ (strict: a broken link fails)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+check: lint proto-check docs test  ## everything CI runs
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis

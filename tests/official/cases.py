@@ -5,7 +5,8 @@ subprocess that drives the official GAPIC clients can read it.
 
 Expected scores: for ``bleu`` and ``rouge`` the subprocess computes them with sacrebleu and
 rouge-score called directly (``reference``); everything else is hand-worked here from the rules in
-the README section "Tool-call and trajectory rules" (and the handler docstrings).
+the section "Tool-call and trajectory rules" of docs/metrics/computed.md (and the handler
+docstrings).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 from evald.config import Settings
 from evald_client.cli import build_parser
 
-# The defaults the README documents.
+# The defaults docs/operations.md documents.
 DEFAULTS = {
     "host": "127.0.0.1",
     "port": 50051,

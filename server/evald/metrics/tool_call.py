@@ -3,7 +3,7 @@ tool_parameter_kv_match.
 
 ``prediction`` and ``reference`` are tool-call payloads (see ``tool_payload``). Calls are paired by
 position; a malformed prediction scores 0, a malformed reference is the caller's error. The full
-rules, with worked examples, are in the README section "Tool-call and trajectory rules".
+rules, with worked examples, are in docs/metrics/computed.md ("Tool-call and trajectory rules").
 """
 
 from __future__ import annotations

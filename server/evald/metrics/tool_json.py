@@ -49,7 +49,7 @@ def _loose_text(text: str) -> str:
 
 
 def canonical(value: Any, *, strict: bool) -> Canonical:
-    """The canonical key of a parsed JSON value (see the module doc and README rules).
+    """The canonical key of a parsed JSON value (see the module doc and the documented rules).
 
     Both modes: numbers compare by numeric value (``1 == 1.0``), booleans are not numbers, arrays
     compare element by element in order, objects compare key by key (keys exact, order ignored).

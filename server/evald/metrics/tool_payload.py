@@ -1,9 +1,10 @@
 """Parsing of the tool-call payload carried by ``prediction`` / ``reference`` strings.
 
 A payload is a JSON object ``{"content": "...", "tool_calls": [{"name": ..., "arguments": ...}]}``.
-The exact rules are in the README ("Tool-call and trajectory rules"); in short: ``content`` and
-unknown keys are ignored, a missing or null ``tool_calls`` means no calls, each call needs a
-non-empty string ``name``, and ``arguments`` is a JSON object, a string holding one, or absent.
+The exact rules are in docs/metrics/computed.md ("Tool-call and trajectory rules"); in short:
+``content`` and unknown keys are ignored, a missing or null ``tool_calls`` means no calls, each
+call needs a non-empty string ``name``, and ``arguments`` is a JSON object, a string holding one,
+or absent.
 """
 
 from __future__ import annotations

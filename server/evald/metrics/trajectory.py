@@ -5,7 +5,8 @@ are equal (exactly) and their inputs are equal: as JSON values when ``tool_input
 (key order, spacing and ``1`` vs ``1.0`` do not matter, strings must be identical), otherwise as
 identical text. A missing or blank ``tool_input`` means ``{}``. Calls are matched as multisets
 (a duplicated call must be matched twice). A missing trajectory is an empty one, because the
-preview SDK omits empty trajectories. Full rules: README "Tool-call and trajectory rules".
+preview SDK omits empty trajectories. Full rules: docs/metrics/computed.md, "Tool-call and
+trajectory rules".
 """
 
 from __future__ import annotations

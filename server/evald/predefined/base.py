@@ -89,7 +89,7 @@ class PredefinedMetric(ABC):
     family: ClassVar[str]
     """``nemo``, ``fmeval`` or ``vertex``."""
     definition: ClassVar[str]
-    """How the score is computed, for the README and the listing RPC."""
+    """How the score is computed, for the docs and the listing RPC."""
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     score_range: ClassVar[str] = "0 or 1"
     needs_judge: ClassVar[bool] = False

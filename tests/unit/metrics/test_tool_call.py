@@ -1,4 +1,5 @@
-"""Tool-call metrics: the README rules, case by case, with hand-worked expected scores."""
+"""Tool-call metrics: the documented rules (docs/metrics/computed.md), case by case, with
+hand-worked expected scores."""
 
 from __future__ import annotations
 

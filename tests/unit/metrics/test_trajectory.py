@@ -1,4 +1,5 @@
-"""Trajectory metrics: the README rules, case by case, with hand-worked expected scores."""
+"""Trajectory metrics: the documented rules (docs/metrics/computed.md), case by case, with
+hand-worked expected scores."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ B = ("book", {"hotel": "Ritz", "nights": 2})
 C = ("pay", {"amount": 100})
 
 # Each row: predicted, reference, then the expected exact / in-order / any-order / precision /
-# recall, worked by hand from the README rules.
+# recall, worked by hand from the documented rules.
 CASES: list[tuple[Any, ...]] = [
     ("identical", [A, B], [A, B], 1, 1, 1, 1, 1),
     ("both empty", [], [], 1, 1, 1, 1, 1),

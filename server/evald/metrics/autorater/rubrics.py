@@ -8,7 +8,7 @@ Two judge calls per instance (the first is skipped when the caller supplies the 
 2. **Critique** (``sampling_count`` samples): the judge answers every rubric for the response as
    JSON ``{"verdicts": [{"rubric_id": "1", "reasoning": ..., "verdict": "yes" | "no"}]}``.
 
-Rules (documented in the README):
+Rules (documented in docs/metrics/judged.md):
 
 - With several samples, a rubric is met when more than half of the samples say so (a tie is
   *not met*); its reasoning is the first agreeing sample's.
