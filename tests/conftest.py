@@ -6,6 +6,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from tests.fakes import judge_config
 from tests.support import ServerThread, serving
 
 SLOW_MODULES = frozenset(
@@ -40,3 +41,10 @@ def channel(server: ServerThread) -> Iterator[grpc.Channel]:
     """An insecure channel to the session server."""
     with grpc.insecure_channel(server.address) as ch:
         yield ch
+
+
+@pytest.fixture(autouse=True)
+def _no_judge_left_configured() -> Iterator[None]:
+    """The judge a test configured is gone for the next one (servers outlive tests)."""
+    yield
+    judge_config.remove()

@@ -10,14 +10,21 @@ from contextlib import contextmanager
 from typing import Any
 
 import grpc
+from evald.call import Call, Services
 from evald.config import Settings
+from evald.judges import Judges
+from evald.sandbox import Sandbox
 from evald.server import RunningServer, start
 from evald_proto.aiplatform.v1 import evaluation_service_pb2 as v1
 from evald_proto.aiplatform.v1 import evaluation_service_pb2_grpc as v1_grpc
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as v1beta1
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as v1beta1_grpc
 
+from tests.fakes import judge_config
+
 MESSAGES = {"v1beta1": v1beta1, "v1": v1}
+CALL = Call(Services(Judges(), Sandbox(enabled=False)))
+"""A request's Call for metrics that use none of a server's services (computed metrics)."""
 STUBS = {"v1beta1": v1beta1_grpc.EvaluationServiceStub, "v1": v1_grpc.EvaluationServiceStub}
 
 
@@ -56,7 +63,9 @@ class ServerThread:
 
 @contextmanager
 def serving(**settings: Any) -> Iterator[ServerThread]:
-    """A started server with ``Settings(port=0, **settings)``."""
+    """A started server with ``Settings(port=0, **settings)``, watching the tests' judge config
+    file (:data:`tests.fakes.judge_config.CONFIG`) unless told otherwise."""
+    settings.setdefault("judge_config", judge_config.CONFIG)
     with ServerThread(Settings(port=0, **settings)) as server:
         yield server
 

@@ -191,6 +191,11 @@ def _ops_flags(command: argparse.ArgumentParser) -> None:
         default=None,
         help="export OpenTelemetry spans (needs opentelemetry-sdk)",
     )
+    command.add_argument(
+        "--judge-config",
+        type=Path,
+        help="TOML/JSON judge config file, watched: edits apply to the next judge call",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -232,15 +232,8 @@ async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
 
         return remote, close_channel
 
+    from evald.app import App
     from evald.config import Settings
-    from evald.metric_api.dispatch import attach
-    from evald.metric_api.service import build_api
-    from evald.service import Evaluator
 
-    evaluator = Evaluator()
-    attach(evaluator, build_api(Settings.load()))
-
-    async def nothing() -> None:
-        return None
-
-    return evaluator.evaluate_instances, nothing
+    app = App.build(Settings.load())
+    return app.evaluator.evaluate_instances, app.aclose

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ENV_PREFIX = "EVALD_"
 MAX_MESSAGE_LIMIT = 2**31 - 1
@@ -78,6 +79,12 @@ class Settings:
     """Address the metrics endpoint listens on; None: the same as ``host``."""
     tracing: bool = False
     """Export OpenTelemetry spans (needs opentelemetry-sdk; OTLP if its exporter is installed)."""
+    # Judges (evald.judges.config).
+    judge_config: Path | None = None
+    """TOML/JSON judge config file, watched: edits apply to the next judge call."""
+    judges: Mapping[str, Any] | None = field(default=None, compare=False, metadata={"flag": False})
+    """The config file's ``[judges]`` table (a judge config file's content, each judge a
+    sub-table); only the config file sets it: no flag, no variable."""
 
     def __post_init__(self) -> None:
         # An IPv6 literal may be given bracketed ("[::1]", as in URLs) or bare ("::1").
@@ -130,6 +137,13 @@ class Settings:
         if self.metrics_port is not None and not 0 <= self.metrics_port <= 65535:
             raise ValueError(f"metrics port must be within 0..65535, got {self.metrics_port}")
 
+    def data_root(self) -> Path:
+        """``data_dir``, or by default ``$XDG_DATA_HOME/evald`` (``~/.local/share/evald``)."""
+        if self.data_dir is not None:
+            return self.data_dir
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(base) / "evald"
+
     @property
     def tls(self) -> bool:
         """Whether the server speaks TLS."""
@@ -150,10 +164,10 @@ class Settings:
             fields = [(f.name, str(f.type)) for f in dataclasses.fields(cls)]
             values.update(configfile.read(Path(str(config)), fields))
             values["config"] = Path(str(config))
-        for field in dataclasses.fields(cls):
-            raw = env.get(ENV_PREFIX + field.name.upper())
-            if raw is not None and raw != "":
-                values[field.name] = _parse(field.name, str(field.type), raw)
+        for setting in dataclasses.fields(cls):
+            raw = env.get(ENV_PREFIX + setting.name.upper())
+            if raw is not None and raw != "" and setting.name != "judges":
+                values[setting.name] = _parse(setting.name, str(setting.type), raw)
         for name, value in (overrides or {}).items():
             if value is not None:
                 values[name] = value

@@ -20,14 +20,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from evald import api, calls, logs, reflection
 from evald import jobs as dataset_jobs
+from evald.app import App
 from evald.config import Settings
-from evald.judges import runtime as judge_runtime
-from evald.metric_api import service as metric_registry
 from evald.ops import auth, telemetry, tracing
 from evald.ops.interceptor import Guard, GuardInterceptor
-from evald.ops.limits import RequestLimits
 from evald.scoring import configure_scoring, shutdown_scoring, warm_scoring_pool
-from evald.service import Evaluator, GrpcEvaluationService
 
 log = logging.getLogger(__name__)
 
@@ -93,15 +90,22 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     health: HealthServicer
-    settings: Settings
+    app: App
     http: Any = None
     """The JSON/HTTP gateway (``evald.gateway.RunningGateway``) if ``settings.http_port`` is set."""
     metrics: telemetry.MetricsServer | None = None
     """The Prometheus endpoint if ``settings.metrics_port`` is set."""
-    jobs: Any = None
-    """Dataset jobs (``evald.jobs.operations.OperationsService``); stopped after the calls."""
     refusing: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once :meth:`stop` has begun refusing new calls."""
+
+    @property
+    def settings(self) -> Settings:
+        return self.app.settings
+
+    @property
+    def jobs(self) -> Any:
+        """Dataset jobs (``evald.jobs.operations.OperationsService``)."""
+        return self.app.jobs
 
     @property
     def address(self) -> str:
@@ -122,9 +126,7 @@ class RunningServer:
         self.refusing.set()
         await asyncio.gather(*draining)
         calls.flush()  # the drained calls' log lines, now rather than at the next interval
-        if self.jobs is not None:  # unfinished jobs stay stored and resume on the next start
-            await self.jobs.runner.stop()
-        await judge_runtime.aclose()
+        await self.app.aclose()  # after the calls: unfinished jobs resume on the next start
         if self.metrics is not None:  # last, so a final scrape sees the drained calls
             await asyncio.to_thread(self.metrics.stop)
             self.metrics = None
@@ -183,12 +185,8 @@ async def start(settings: Settings) -> RunningServer:
             ("grpc.so_reuseport", 1 if settings.reuse_port else 0),
         ],
     )
-    evaluator = Evaluator()
-    registry = metric_registry.build(settings, evaluator)  # also attaches the Metric API
-    service = GrpcEvaluationService(evaluator, RequestLimits.from_settings(settings))
-    jobs = dataset_jobs.build(settings, evaluator)  # EvaluateDataset and Operations
-    service.dataset = jobs.evaluate_dataset_handler
-    handlers = (*service.method_handlers(), *registry, *jobs.handlers())
+    app = App.build(settings)
+    handlers = app.handlers()
     server.add_generic_rpc_handlers(handlers)
 
     health_servicer = HealthServicer()
@@ -237,8 +235,8 @@ async def start(settings: Settings) -> RunningServer:
                 raise OSError(
                     f"cannot serve metrics on port {settings.metrics_port}: {exc}"
                 ) from None
-    await jobs.runner.start()  # resumes the jobs a stopped or killed process left unfinished
-    return RunningServer(server, port, health_servicer, settings, http, metrics, jobs=jobs)
+    await app.start()
+    return RunningServer(server, port, health_servicer, app, http, metrics)
 
 
 def _bind_failure(settings: Settings) -> str:

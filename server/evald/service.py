@@ -1,18 +1,21 @@
 """The EvaluationService RPCs, transport-free: request message in, response message out.
 
-The gRPC server (``evald.server``) and, later, the HTTP gateway both call :class:`Evaluator`.
+The gRPC server (``evald.server``) and the HTTP gateway (through the same gRPC handlers) call
+:class:`Evaluator`; dataset jobs and ``evald evaluate`` call it directly.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import grpc
 
-from evald import api, judges, rpc
+from evald import api, rpc
+from evald.call import Call, Services
 from evald.errors import InvalidArgument, Unimplemented
+from evald.metric_api.dispatch import MetricApi
 from evald.metrics.base import ComputedMetric
 from evald.metrics.registry import PENDING, handlers
 from evald.ops import tracing
@@ -23,15 +26,21 @@ messages: Any = api.messages
 
 
 class Evaluator:
-    """Dispatches each request to the handler of its ``metric_inputs`` member."""
+    """Dispatches each request to the handler of its ``metric_inputs`` member, or to the Metric
+    API for ``metrics`` / ``metric_sources``."""
 
-    def __init__(self) -> None:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.default_call = Call(services)
+        """The Call of a request with no deadline, the judge cache on and no autorater config:
+        what computed metrics get (they read none of it), built once."""
+        self.metric_api = MetricApi()
         self.handlers = handlers()
         self.computed = frozenset(
             name for name, handler in self.handlers.items() if isinstance(handler, ComputedMetric)
         )
-        """Inputs whose handler is computed locally: it calls no judge, so needs no judge
-        context."""
+        """Inputs whose handler is computed locally: it calls no judge, so needs no Call of its
+        own."""
         self.counted = frozenset(
             field.name
             for field in api.METRIC_INPUTS.fields
@@ -39,32 +48,30 @@ class Evaluator:
         )
         """Inputs that carry ``instances`` (the request log counts them)."""
 
-    async def evaluate_instances(
+    def call_for(
         self,
         request: Any,
-        *,
         time_remaining: float | None = None,
         metadata: Iterable[tuple[str, Any]] = (),
-    ) -> Any:
-        """Evaluate one EvaluateInstancesRequest; raises EvalError on a request it cannot serve.
+    ) -> Call:
+        """The Call of ``request``: ``time_remaining`` (seconds until the caller's deadline) and
+        ``metadata`` (gRPC metadata or HTTP headers) reach judge calls as deadline propagation
+        and the per-request cache switch."""
+        return Call.for_request(self.services, request, time_remaining, metadata)
 
-        ``time_remaining`` (seconds until the caller's deadline) and ``metadata`` (gRPC metadata
-        or HTTP headers) reach judge calls: deadline propagation and the per-request cache switch.
-        """
+    async def evaluate_instances(self, request: Any, call: Call | None = None) -> Any:
+        """Evaluate one EvaluateInstancesRequest with ``call`` (by default the request's own,
+        without deadline); raises EvalError on a request it cannot serve."""
         which = request.WhichOneof("metric_inputs")
-        if which in self.computed:  # no judge context to set up
-            return await self.dispatch(request, which)
-        with judges.scope(judges.from_request(request, time_remaining, metadata)):
-            return await self.dispatch(request, which)
+        if which in self.computed:
+            return await self.dispatch(request, which, self.default_call)
+        return await self.dispatch(request, which, call or self.call_for(request))
 
-    async def dispatch(self, request: Any, which: str | None) -> Any:
-        """Evaluate ``request``, whose ``metric_inputs`` member is ``which``, in the current
-        judge context (see :meth:`evaluate_instances`)."""
+    async def dispatch(self, request: Any, which: str | None, call: Call) -> Any:
+        """Evaluate ``request``, whose ``metric_inputs`` member is ``which``, with ``call``."""
         if which is None:
             if len(request.metrics) or len(request.metric_sources):
-                from evald.metric_api.dispatch import for_evaluator
-
-                return await for_evaluator(self).evaluate(request)
+                return await self.metric_api.evaluate(request, call)
             raise InvalidArgument(
                 "metric_inputs",
                 "no metric input is set; set exactly one of: "
@@ -74,7 +81,7 @@ class Evaluator:
         if handler is None:
             reason = PENDING.get(which, "no handler")
             raise Unimplemented(f"metric '{which}' is not implemented by this server: {reason}")
-        result = await handler.evaluate(getattr(request, which), which)
+        result = await handler.evaluate(getattr(request, which), which, call)
         response = messages.EvaluateInstancesResponse()
         getattr(response, handler.result_field).CopyFrom(result)
         return response
@@ -94,12 +101,15 @@ class GrpcEvaluationService:
     """gRPC glue: every EvaluationService method of every API version, through the one call
     skeleton (:mod:`evald.rpc`)."""
 
-    dataset: Any = None
-    """Builds the EvaluateDataset method handler from its method path (``evald.jobs``); None:
-    EvaluateDataset answers UNIMPLEMENTED (a gateway without a server's dataset jobs)."""
-
-    def __init__(self, evaluator: Evaluator, limits: RequestLimits | None = None) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        dataset: Callable[[str], grpc.RpcMethodHandler[Any, Any]],
+        limits: RequestLimits | None = None,
+    ) -> None:
         self.evaluator = evaluator
+        self.dataset = dataset
+        """Builds the EvaluateDataset method handler from its method path (dataset jobs)."""
         self.limits = limits or RequestLimits()
 
     def method_handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
@@ -107,17 +117,8 @@ class GrpcEvaluationService:
         result: list[grpc.GenericRpcHandler[Any, Any]] = []
         for version, service in api.SERVICE_NAMES.items():
             methods = {"EvaluateInstances": rpc.unary_handler(self._evaluate_instances(service))}
-            if version == "v1beta1" and self.dataset is not None:
+            if version == "v1beta1":  # the public v1 API has no EvaluateDataset
                 methods["EvaluateDataset"] = self.dataset(f"/{service}/EvaluateDataset")
-            elif version == "v1beta1":
-                methods["EvaluateDataset"] = rpc.unary_handler(
-                    rpc.Unary(
-                        f"/{service}/EvaluateDataset",
-                        messages.EvaluateDatasetRequest,
-                        _no_dataset_jobs,
-                        label="dataset",
-                    )
-                )
             result.append(grpc.method_handlers_generic_handler(service, methods))
         return result
 
@@ -135,13 +136,12 @@ class GrpcEvaluationService:
         async def evaluate(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             which = request.WhichOneof("metric_inputs")
             if which in computed:  # calls no judge
-                return await evaluator.dispatch(request, which)
+                return await evaluator.dispatch(request, which, evaluator.default_call)
             # Judges get the caller's deadline and metadata.
-            return await evaluator.evaluate_instances(
-                request,
-                time_remaining=context.time_remaining(),
-                metadata=context.invocation_metadata() or (),
+            call = evaluator.call_for(
+                request, context.time_remaining(), context.invocation_metadata() or ()
             )
+            return await evaluator.dispatch(request, which, call)
 
         async def serve(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             if not tracing.enabled():
@@ -158,9 +158,3 @@ class GrpcEvaluationService:
             describe=describe,
             check=check,
         )
-
-
-async def _no_dataset_jobs(request: Any, context: Any) -> Any:
-    raise Unimplemented(
-        "EvaluateDataset runs dataset jobs, which only a server started with `evald serve` keeps"
-    )

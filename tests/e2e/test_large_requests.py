@@ -15,7 +15,7 @@ from evald import scoring
 from evald.errors import FieldViolation, InvalidArgument
 from evald.metrics.base import ComputedMetric
 
-from tests.support import MESSAGES, serving, stub
+from tests.support import CALL, MESSAGES, serving, stub
 
 m = MESSAGES["v1beta1"]
 N = 10_000
@@ -114,14 +114,16 @@ def test_offloaded_errors_name_the_whole_batch(processes: int) -> None:
     try:
         instances = [m.ExactMatchInstance(prediction="x", reference="x") for _ in range(200)]
         good = m.ExactMatchInput(instances=instances)
-        result: Any = asyncio.run(SlowPicky().evaluate(good, "exact_match_input"))
+        result: Any = asyncio.run(SlowPicky().evaluate(good, "exact_match_input", CALL))
         assert [v.score for v in result.exact_match_metric_values] == [1.0] * 200
 
         instances[150] = m.ExactMatchInstance(prediction="x", reference="bad")
         instances[190] = m.ExactMatchInstance(prediction="x", reference="bad")
         with pytest.raises(InvalidArgument) as caught:
             asyncio.run(
-                SlowPicky().evaluate(m.ExactMatchInput(instances=instances), "exact_match_input")
+                SlowPicky().evaluate(
+                    m.ExactMatchInput(instances=instances), "exact_match_input", CALL
+                )
             )
         assert [v.field for v in caught.value.violations] == [
             "exact_match_input.instances[150].reference",

@@ -1,12 +1,23 @@
-"""Writing a judge config that points evald at a :class:`~tests.fakes.judge_server.FakeJudge`."""
+"""Writing a judge config that points evald at a :class:`~tests.fakes.judge_server.FakeJudge`.
+
+Every test server watches one judge config file per test process, :data:`CONFIG`
+(``tests.support.serving`` passes it as ``judge_config``; ``evald serve`` subprocesses get it
+through ``EVALD_JUDGE_CONFIG``): :func:`configure` writes it, and it is removed after each test
+(``tests/conftest.py``), so a test that configures no judge sees none.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+CONFIG = Path(tempfile.mkdtemp(prefix="evald-test-judges-")) / "judges.json"
+"""The judge config file every test server of this process watches."""
 
 API_KEY = "sk-fake-SECRET-7f3a9c"
 """The key the tests configure; it must never show up in a log line or an error message."""
@@ -43,10 +54,21 @@ def configure(
         "cache": {"enabled": cache, "path": str(tmp_path / "judge-cache.sqlite3")},
         "judges": {"fake": entry},
     }
-    path = tmp_path / f"judges-{backend}.json"
-    path.write_text(json.dumps(config), encoding="utf-8")
     for name in ("EVALD_JUDGE_CACHE", "EVALD_JUDGE_TIMEOUT", "EVALD_JUDGE_MAX_ATTEMPTS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FAKE_JUDGE_KEY", API_KEY)
-    monkeypatch.setenv("EVALD_JUDGE_CONFIG", str(path))
-    return path
+    monkeypatch.setenv("EVALD_JUDGE_CONFIG", str(CONFIG))
+    write(config)
+    return CONFIG
+
+
+def write(config: dict[str, Any]) -> None:
+    """Replace :data:`CONFIG` at once: a watching server never reads half a file."""
+    partial = CONFIG.with_suffix(".partial")
+    partial.write_text(json.dumps(config), encoding="utf-8")
+    os.replace(partial, CONFIG)
+
+
+def remove() -> None:
+    """No judge configured any more."""
+    CONFIG.unlink(missing_ok=True)

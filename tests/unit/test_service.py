@@ -1,19 +1,20 @@
-"""evald.service: which requests skip the judge context, and the cached field lookups."""
+"""evald.service: which requests need no Call of their own, and the cached field lookups."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from evald import judges
 from evald.api import has_field
+from evald.call import Call
 from evald.service import Evaluator
 
-from tests.support import MESSAGES
+from tests.support import CALL, MESSAGES
 
 m = MESSAGES["v1beta1"]
 COMPUTED = ["exact_match_input", "bleu_input", "rouge_input", "tool_call_valid_input"]
 JUDGED = ["pointwise_metric_input", "pairwise_metric_input", "fluency_input"]
+EVALUATOR = Evaluator(CALL.services)
 
 
 @pytest.mark.parametrize(
@@ -22,31 +23,32 @@ JUDGED = ["pointwise_metric_input", "pairwise_metric_input", "fluency_input"]
 def test_is_computed(member: str, computed: bool) -> None:
     request = m.EvaluateInstancesRequest()
     getattr(request, member).SetInParent()
-    assert (request.WhichOneof("metric_inputs") in Evaluator().computed) is computed
+    assert (request.WhichOneof("metric_inputs") in EVALUATOR.computed) is computed
 
 
 def test_a_request_without_metric_input_is_not_computed() -> None:
-    assert (
-        m.EvaluateInstancesRequest().WhichOneof("metric_inputs") in Evaluator().computed
-    ) is False
+    assert (m.EvaluateInstancesRequest().WhichOneof("metric_inputs") in EVALUATOR.computed) is False
 
 
-async def test_computed_requests_run_without_a_judge_context(
+async def test_computed_requests_run_without_a_call_of_their_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scopes: list[Any] = []
-    real = judges.scope
+    built: list[Any] = []
+    real = Call.for_request
 
-    def counting(context: Any) -> Any:
-        scopes.append(context)
-        return real(context)
+    def counting(*args: Any) -> Call:
+        built.append(args)
+        return real(*args)
 
-    monkeypatch.setattr(judges, "scope", counting)
+    monkeypatch.setattr(Call, "for_request", counting)
     request = m.EvaluateInstancesRequest()
     request.exact_match_input.instances.add(prediction="a", reference="a")
-    response = await Evaluator().evaluate_instances(request, time_remaining=5.0)
+    evaluator = EVALUATOR
+    response = await evaluator.evaluate_instances(request, evaluator.call_for(request, 5.0))
     assert response.exact_match_results.exact_match_metric_values[0].score == 1.0
-    assert scopes == []
+    assert len(built) == 1  # only the caller's: the computed metric used the shared default
+    response = await evaluator.evaluate_instances(request)
+    assert len(built) == 1
 
 
 def two_bleu_instances() -> Any:
@@ -86,7 +88,7 @@ def new_style() -> Any:
 )
 def test_describe(build: Any, described: tuple[str, int]) -> None:
     request = build()
-    assert Evaluator().describe(request, request.WhichOneof("metric_inputs")) == described
+    assert EVALUATOR.describe(request, request.WhichOneof("metric_inputs")) == described
 
 
 def test_has_field() -> None:

@@ -87,18 +87,14 @@ async def _start(
 
 async def start_in_process(
     settings: Settings,
-    handlers: Sequence[Any] | None = None,
+    handlers: Sequence[Any],
     interceptors: Sequence[Any] = (),
     guard: Any = None,
 ) -> RunningGateway:
-    """Serve HTTP on ``settings.http_host:http_port`` with the given gRPC generic handlers
-    (the EvaluationService ones by default) behind the gRPC server's ``interceptors``
-    (authentication, limits); TLS with the server's certificate if configured."""
-    if handlers is None:
-        backend = InProcessBackend.default()
-        backend.interceptors = tuple(interceptors)
-    else:
-        backend = InProcessBackend(handlers, interceptors)
+    """Serve HTTP on ``settings.http_host:http_port`` with the gRPC server's own generic
+    handlers behind its ``interceptors`` (authentication, limits); TLS with the server's
+    certificate if configured."""
+    backend = InProcessBackend(handlers, interceptors)
     return await _start(settings, backend, owns_backend=False, guard=guard)
 
 

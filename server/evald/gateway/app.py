@@ -18,12 +18,12 @@ from urllib.parse import quote
 from aiohttp import web
 from google.rpc import code_pb2, status_pb2
 
+from evald.call import CACHE_METADATA_KEY
 from evald.errors import EvalError, internal_status
 from evald.gateway import openapi, transcode
 from evald.gateway.backends import Backend, CallError
 from evald.gateway.errors import error_body
 from evald.gateway.routes import NotAllowed, Route, default_routes, resolve
-from evald.judges.call import CACHE_METADATA_KEY
 
 log = logging.getLogger(__name__)
 

@@ -60,13 +60,6 @@ class InProcessBackend:
         self.interceptors = tuple(interceptors)
         """``grpc.aio.ServerInterceptor`` s run on each call, as the gRPC server runs them."""
 
-    @classmethod
-    def default(cls) -> InProcessBackend:
-        """The EvaluationService handlers, built the way ``evald.server.start`` builds them."""
-        from evald.service import Evaluator, GrpcEvaluationService
-
-        return cls(GrpcEvaluationService(Evaluator()).method_handlers())
-
     async def unary(
         self, rpc: str, request: bytes, metadata: Metadata, timeout: float | None = None
     ) -> bytes:

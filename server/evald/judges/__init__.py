@@ -2,27 +2,24 @@
 
 - :mod:`~evald.judges.base`: the :class:`Judge` protocol and the errors a backend call raises.
 - :mod:`~evald.judges.gemini` / :mod:`~evald.judges.openai_compat`: the backends (imported lazily).
-- :mod:`~evald.judges.config`: the judge config file and ``EVALD_JUDGE_*`` variables.
-- :mod:`~evald.judges.runtime`: resolution, cache, concurrency, retries, deadline, status codes.
-- :mod:`~evald.judges.call`: the per-request context (autorater config, deadline, cache opt-out).
+- :mod:`~evald.judges.config`: the judge configuration (file, ``[judges]`` table, environment).
+- :mod:`~evald.judges.runtime`: :class:`Judges` (a server's judges, the config file watched),
+  resolution, cache, concurrency, retries, deadline, status codes.
+
+A request reaches its judges through its :class:`evald.call.Call`.
 """
 
 from evald.judges.base import GenerationParams, Judge, JudgeRequest
-from evald.judges.call import CACHE_METADATA_KEY, CallContext, from_request, scope
 from evald.judges.output import OutputError
-from evald.judges.runtime import Answer, Session, Target, session
+from evald.judges.runtime import Answer, Judges, Session, Target
 
 __all__ = [
-    "CACHE_METADATA_KEY",
     "Answer",
-    "CallContext",
     "GenerationParams",
     "Judge",
     "JudgeRequest",
+    "Judges",
     "OutputError",
     "Session",
     "Target",
-    "from_request",
-    "scope",
-    "session",
 ]

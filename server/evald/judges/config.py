@@ -1,4 +1,5 @@
-"""Judge configuration: a TOML or JSON file named by ``EVALD_JUDGE_CONFIG``, or environment only.
+"""Judge configuration: a TOML or JSON judge config file (``--judge-config``,
+``EVALD_JUDGE_CONFIG``), the ``[judges]`` table of the server config file, or environment only.
 
 File format (TOML shown; the JSON form has the same keys)::
 
@@ -41,11 +42,11 @@ from evald.judges.retry import RetryPolicy
 from evald.tables import read_table
 
 BACKENDS = ("gemini", "openai")
-ENV_CONFIG = "EVALD_JUDGE_CONFIG"
 HOW_TO_CONFIGURE = (
-    "configure a judge: set EVALD_JUDGE_CONFIG to a TOML/JSON judge config file, or set "
-    "EVALD_JUDGE_BACKEND (gemini|openai), EVALD_JUDGE_MODEL and EVALD_JUDGE_API_KEY "
-    "(plus EVALD_JUDGE_BASE_URL for an OpenAI-compatible server) before starting evald"
+    "configure a judge: point --judge-config (EVALD_JUDGE_CONFIG) at a TOML/JSON judge config "
+    "file, add a [judges] table to the server config file, or set EVALD_JUDGE_BACKEND "
+    "(gemini|openai), EVALD_JUDGE_MODEL and EVALD_JUDGE_API_KEY (plus EVALD_JUDGE_BASE_URL for "
+    "an OpenAI-compatible server) before starting evald"
 )
 _OFF = ("0", "false", "no", "off")
 _ON = ("1", "true", "yes", "on")
@@ -143,17 +144,34 @@ def default_cache_path(env: Mapping[str, str]) -> Path:
     return Path(base) / "evald" / "judge-cache.sqlite3"
 
 
-def load(env: Mapping[str, str] | None = None) -> JudgesConfig | None:
-    """The judge configuration from ``env`` (default ``os.environ``), or None if none is set."""
-    env = os.environ if env is None else env
-    path = env.get(ENV_CONFIG, "").strip()
-    if path:
-        raw = _read_file(Path(path))
+def load(
+    path: Path | None, table: Mapping[str, Any] | None, env: Mapping[str, str]
+) -> JudgesConfig | None:
+    """The judge configuration, or None if none is set. In order of precedence: the judge
+    config file ``path``; one judge defined by ``EVALD_JUDGE_BACKEND`` & co. in ``env``; the
+    server config file's ``[judges]`` table. ``EVALD_JUDGE_CACHE``, ``EVALD_JUDGE_TIMEOUT`` and
+    ``EVALD_JUDGE_MAX_ATTEMPTS`` override whichever is used."""
+    if path is not None:
+        raw, source = _read_file(path), str(path)
     elif env.get("EVALD_JUDGE_BACKEND", "").strip():
-        raw = _from_env(env)
+        raw, source = _from_env(env), "environment"
+    elif table:
+        raw, source = from_table(table), "[judges] table of the config file"
     else:
         return None
-    return _build(raw, env, source=path or "environment")
+    return _build(raw, env, source=source)
+
+
+SHARED_KEYS = ("default_judge", "timeout_seconds", "retry", "cache")
+"""Keys of a ``[judges]`` table that are not judges."""
+
+
+def from_table(table: Mapping[str, Any]) -> dict[str, Any]:
+    """A judge config from the server config file's ``[judges]`` table, where every sub-table
+    but ``retry`` and ``cache`` is one judge (``[judges.gemini]``)."""
+    raw: dict[str, Any] = {key: table[key] for key in SHARED_KEYS if key in table}
+    raw["judges"] = {name: entry for name, entry in table.items() if name not in SHARED_KEYS}
+    return raw
 
 
 def _read_file(path: Path) -> dict[str, Any]:

@@ -14,24 +14,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import httpx
 
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
-from evald.judges import call
 from evald.judges.base import Judge, JudgeCallError, JudgeRequest, JudgeTimeout, RejectedError
 from evald.judges.cache import JudgeCache, cache_key
 from evald.judges.config import HOW_TO_CONFIGURE, ConfigError, JudgesConfig, JudgeSpec, load
 from evald.judges.output import OutputError
 from evald.ops import telemetry, tracing
+
+if TYPE_CHECKING:
+    from evald.call import Call
 
 log = logging.getLogger("evald.judges")
 T = TypeVar("T")
@@ -60,10 +61,15 @@ class Answer(Generic[T]):
 
 
 class Runtime:
-    """Process-wide judge state: config, the answer cache, per-loop concurrency limits."""
+    """The judges of one configuration: the answer cache, per-loop clients and concurrency
+    limits."""
 
-    def __init__(self, config: JudgesConfig) -> None:
+    def __init__(
+        self, config: JudgesConfig, on_open: Callable[[asyncio.Future[_Client]], None]
+    ) -> None:
         self.config = config
+        self._on_open = on_open
+        """Told of every judge client made (the server closes them all at shutdown)."""
         self.cache = JudgeCache(config.cache_path) if config.cache_enabled else None
         self._limits: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]
@@ -96,7 +102,7 @@ class Runtime:
         made = per_loop.get(spec.name)
         if made is None:
             made = per_loop[spec.name] = asyncio.ensure_future(asyncio.to_thread(_Client, spec))
-            made.add_done_callback(_opened)
+            made.add_done_callback(self._on_open)
         try:
             return (await asyncio.shield(made)).judge
         except Exception:
@@ -124,71 +130,129 @@ class Runtime:
         return Target(spec, model)
 
 
-_runtime: tuple[tuple[object, ...], Runtime | None] | None = None
-_closing: set[asyncio.Task[None]] = set()
-"""Closings of replaced runtimes' clients under way (a task needs a reference until done)."""
-_open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[httpx.AsyncClient]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Every judge HTTP client made on each event loop, by any runtime (current or replaced)."""
+class Judges:
+    """The judges of one server: the runtime its judge configuration describes.
 
-
-def _fingerprint() -> tuple[object, ...]:
-    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("EVALD_JUDGE_")))
-    path = os.environ.get("EVALD_JUDGE_CONFIG", "").strip()
-    try:
-        stat = Path(path).stat() if path else None
-        file_id: object = (stat.st_mtime_ns, stat.st_size) if stat else None
-    except OSError:
-        file_id = "missing"
-    return (env, file_id, os.environ.get("XDG_CACHE_HOME"))
-
-
-def runtime() -> Runtime:
-    """The runtime for the current environment, reloaded when the judge settings change.
-
-    Raises FailedPrecondition when no judge is configured or the configuration is invalid.
+    The configuration is read when the server is built. A judge config *file* is watched: each
+    judge session compares the file with what was last loaded and, when it changed, builds a new
+    runtime; the old one is retired (its cache closed at once, its connections once its last
+    session ends), as the API-keys file is reloaded. ``EVALD_JUDGE_*`` variables and the key
+    variables a judge names are read from ``env`` when the configuration is (re)loaded, never
+    per call.
     """
-    global _runtime
-    key = _fingerprint()
-    if _runtime is None or _runtime[0] != key:
-        try:
-            config = load()
-        except ConfigError as exc:
-            raise FailedPrecondition(f"the judge configuration is invalid: {exc}") from None
-        if _runtime is not None and _runtime[1] is not None:
-            _retire(_runtime[1])
-        _runtime = (key, Runtime(config) if config is not None else None)
-    if _runtime[1] is None:
-        raise FailedPrecondition(
-            f"this metric needs an LLM judge and none is configured; {HOW_TO_CONFIGURE}"
-        )
-    return _runtime[1]
 
+    def __init__(
+        self,
+        path: Path | None = None,
+        table: Mapping[str, Any] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.path = path
+        """The watched judge config file; None: the configuration is fixed."""
+        self.table = table
+        """The server config file's ``[judges]`` table, if any."""
+        self.env: Mapping[str, str] = {} if env is None else env
+        self._loaded: bytes | None = None
+        """The judge config file's content the current runtime was built from."""
+        self._runtime: Runtime | None = None
+        self._problem: str | None = None
+        """Why there is no runtime: FAILED_PRECONDITION's message."""
+        self._closing: set[asyncio.Task[None]] = set()
+        """Closings of replaced runtimes' clients under way (a task needs a reference)."""
+        self._open: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, list[httpx.AsyncClient]
+        ] = weakref.WeakKeyDictionary()
+        """Every judge HTTP client made on each event loop, by any runtime of this server."""
+        if path is None:
+            self._build(lambda: load(None, table, self.env), "")
 
-def _retire(old: Runtime) -> None:
-    """Release a replaced runtime: its cache now, its connections once no request uses them."""
-    if old.cache is not None:
-        old.cache.close()
-    old.retired = True
-    if old.sessions == 0:
+    def runtime(self) -> Runtime:
+        """The runtime in force; FailedPrecondition when no judge is configured or the
+        configuration is invalid."""
+        if self.path is not None:
+            self._watch(self.path)
+        if self._runtime is None:
+            raise FailedPrecondition(self._problem or "no judge is configured")
+        return self._runtime
+
+    def _watch(self, path: Path) -> None:
         try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
+            content: bytes | None = path.read_bytes()
+        except OSError:
+            content = None
+        if content == self._loaded and (self._runtime is not None or self._problem is not None):
             return
-        _closing.add(task := loop.create_task(old.aclose()))
-        task.add_done_callback(_closing.discard)
+        self._loaded = content
+        if content is None:
+            self._replace(None)
+            self._problem = (
+                f"this metric needs an LLM judge and none is configured: the judge config file "
+                f"{path} cannot be read; {HOW_TO_CONFIGURE}"
+            )
+            return
+        self._build(lambda: load(path, None, self.env), f"judge config file {path}")
+        log.info("judge configuration loaded", extra={"fields": {"file": str(path)}})
 
+    def _build(self, read: Callable[[], JudgesConfig | None], what: str) -> None:
+        try:
+            config = read()
+        except ConfigError as exc:
+            self._replace(None)
+            self._problem = f"the judge configuration is invalid: {exc}"
+            if what:
+                log.warning("%s not loaded: %s", what, exc)
+            return
+        self._replace(Runtime(config, self._opened) if config is not None else None)
+        self._problem = (
+            None
+            if config is not None
+            else f"this metric needs an LLM judge and none is configured; {HOW_TO_CONFIGURE}"
+        )
 
-def _opened(made: asyncio.Future[_Client]) -> None:
-    if not made.cancelled() and made.exception() is None:
-        _open.setdefault(made.get_loop(), []).append(made.result().http)
+    def _replace(self, new: Runtime | None) -> None:
+        old, self._runtime = self._runtime, new
+        if old is not None:
+            self._retire(old)
 
+    def _retire(self, old: Runtime) -> None:
+        """Release a replaced runtime: its cache now, its connections once no request uses
+        them."""
+        if old.cache is not None:
+            old.cache.close()
+        old.retired = True
+        if old.sessions == 0:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._closing.add(task := loop.create_task(old.aclose()))
+            task.add_done_callback(self._closing.discard)
 
-async def aclose() -> None:
-    """Close every judge connection opened on this event loop (server shutdown)."""
-    for http in _open.pop(asyncio.get_running_loop(), []):
-        await http.aclose()  # a no-op for one a replaced runtime closed already
+    def _opened(self, made: asyncio.Future[_Client]) -> None:
+        if not made.cancelled() and made.exception() is None:
+            self._open.setdefault(made.get_loop(), []).append(made.result().http)
+
+    @asynccontextmanager
+    async def session(self, call: Call) -> AsyncIterator[Session]:
+        """A judge session for one request (FailedPrecondition if no judge is set up)."""
+        rt = self.runtime()
+        rt.sessions += 1
+        try:
+            yield Session(rt, call)
+        finally:
+            rt.sessions -= 1
+            if rt.retired and rt.sessions == 0:
+                await rt.aclose()
+
+    async def aclose(self) -> None:
+        """Close every judge connection opened on this event loop (server shutdown)."""
+        for http in self._open.pop(asyncio.get_running_loop(), []):
+            await http.aclose()  # a no-op for one a replaced runtime closed already
+
+    def close(self) -> None:
+        """Close the judge cache (the server's last step)."""
+        if self._runtime is not None and self._runtime.cache is not None:
+            self._runtime.cache.close()
 
 
 class _Client:
@@ -212,9 +276,9 @@ class _Client:
 class Session:
     """The judge calls of one request (the clients themselves are the runtime's)."""
 
-    def __init__(self, rt: Runtime, context: call.CallContext) -> None:
+    def __init__(self, rt: Runtime, call: Call) -> None:
         self.runtime = rt
-        self.context = context
+        self.call = call
         self.calls = 0
         """Judge calls actually sent by this session (cache hits excluded)."""
 
@@ -230,7 +294,7 @@ class Session:
         ``read`` raises OutputError for an unusable answer, which is retried like a 5xx.
         """
         spec, config = target.spec, self.runtime.config
-        cache = self.runtime.cache if self.context.use_cache else None
+        cache = self.runtime.cache if self.call.use_cache else None
         key = cache_key(spec.backend, spec.base_url or "", target.model, request, sample)
         if cache is not None:
             stored = await cache.get(key)
@@ -247,14 +311,14 @@ class Session:
             if attempt:
                 telemetry.JUDGE_RETRIES.labels(spec.name).inc()
                 pause = config.retry.backoff(attempt - 1)
-                remaining = self.context.remaining()
+                remaining = self.call.remaining()
                 if remaining is not None and remaining <= pause:
                     raise DeadlineExceeded(
                         f"{target.describe()}: the request deadline would pass before retry "
                         f"{attempt + 1} (last failure: {_reason(last)})"
                     )
                 await asyncio.sleep(pause)
-            remaining = self.context.remaining()
+            remaining = self.call.remaining()
             if remaining is not None and remaining <= 0:
                 raise DeadlineExceeded(f"{target.describe()}: the request deadline passed")
             timeout = config.timeout if remaining is None else min(config.timeout, remaining)
@@ -279,7 +343,7 @@ class Session:
             except (JudgeCallError, OutputError) as exc:
                 outcome = type(exc).__name__
                 last = exc
-                remaining = self.context.remaining()
+                remaining = self.call.remaining()
                 if remaining is not None and remaining <= 0 and isinstance(exc, JudgeTimeout):
                     raise DeadlineExceeded(
                         f"{target.describe()}: no answer before the request deadline"
@@ -328,16 +392,3 @@ def _reason(exc: Exception | None) -> str:
     if isinstance(exc, OutputError):
         return f"unreadable answer ({exc})"
     return "unknown failure"
-
-
-@asynccontextmanager
-async def session() -> AsyncIterator[Session]:
-    """A judge session for the current request (FailedPrecondition if no judge is set up)."""
-    rt = runtime()
-    rt.sessions += 1
-    try:
-        yield Session(rt, call.current())
-    finally:
-        rt.sessions -= 1
-        if rt.retired and rt.sessions == 0:
-            await rt.aclose()

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+from evald.call import Call
 from evald.metric_api.instance import InstanceView
-
-if TYPE_CHECKING:
-    from evald.metric_api.dispatch import MetricApi
 
 
 @dataclass
@@ -20,15 +18,6 @@ class Outcome:
     explanation: str | None = None
     rubric_verdicts: list[Any] = field(default_factory=list)
     """``RubricVerdict`` messages."""
-
-
-@dataclass(frozen=True)
-class Call:
-    """What one metric's evaluation may use besides its spec and the instance."""
-
-    api: MetricApi
-    request: Any
-    """The whole EvaluateInstancesRequest (for ``autorater_config``)."""
 
 
 class SpecEvaluator(ABC):

@@ -15,8 +15,9 @@ from google.protobuf import json_format
 from google.protobuf.message_factory import GetMessageClass
 
 from evald import api
+from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import InstanceView
 from evald.metrics.base import ComputedMetric
 from evald.metrics.registry import handlers

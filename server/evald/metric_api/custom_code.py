@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import InstanceView
 
 FUNCTION = "evaluate"
@@ -27,7 +28,7 @@ class CustomCodeSpec(SpecEvaluator):
         field = f"{path}.evaluation_function"
         if not spec.HasField("evaluation_function") or not spec.evaluation_function.strip():
             raise InvalidArgument(field, "the source of def evaluate(instance) is required")
-        result = await call.api.sandbox.run(
+        result = await call.sandbox.run(
             spec.evaluation_function, instance.as_json, function=FUNCTION, field=field
         )
         return Outcome(result.score, result.explanation)

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from evald import api
+from evald.call import Call
 from evald.discovery import concrete_subclasses
 from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
-from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import InstanceView
-from evald.sandbox import Sandbox
 from evald.store import MetricStore
 
 log = logging.getLogger(__name__)
@@ -43,14 +41,11 @@ def evaluators() -> dict[str, SpecEvaluator]:
     return found
 
 
-@dataclass
 class MetricApi:
-    """The Metric API of one server: its sandbox and its registered-metric store."""
+    """The Metric API: every metric of a request evaluated with the request's Call (its
+    sandbox and registered-metric store come with it)."""
 
-    sandbox: Sandbox
-    store: MetricStore | None = None
-
-    async def evaluate(self, request: Any) -> Any:
+    async def evaluate(self, request: Any, call: Call) -> Any:
         """The EvaluateInstancesResponse of a request with ``metrics`` / ``metric_sources``."""
         if not request.HasField("instance"):
             raise InvalidArgument(
@@ -62,7 +57,6 @@ class MetricApi:
                 "set either one metric input or metrics / metric_sources, not both",
             )
         instance = InstanceView(request.instance)
-        call = Call(self, request)
         jobs = [
             self._one(m, instance, call, f"metrics[{i}]") for i, m in enumerate(request.metrics)
         ]
@@ -82,7 +76,7 @@ class MetricApi:
         if which is None:
             return _failed(InvalidArgument(path, "set metric or metric_resource_name"))
         name = source.metric_resource_name
-        stored = None if self.store is None else await _lookup(self.store, name)
+        stored = None if call.store is None else await _lookup(call.store, name)
         if isinstance(stored, EvalError):
             return _failed(stored)
         if stored is None:
@@ -137,22 +131,3 @@ def _failed(error: EvalError) -> Any:
     result = api.messages.MetricResult(score=0.0)
     result.error.CopyFrom(error.to_status())
     return result
-
-
-_ATTACHED: weakref.WeakKeyDictionary[Any, MetricApi] = weakref.WeakKeyDictionary()
-_DEFAULT: list[MetricApi] = []
-
-
-def attach(evaluator: Any, metric_api: MetricApi) -> None:
-    """Make ``metric_api`` serve the Metric API requests of ``evaluator`` (an ``Evaluator``)."""
-    _ATTACHED[evaluator] = metric_api
-
-
-def for_evaluator(evaluator: Any) -> MetricApi:
-    """The MetricApi attached to ``evaluator``; unattached: custom code off, nothing registered."""
-    found = _ATTACHED.get(evaluator)
-    if found is not None:
-        return found
-    if not _DEFAULT:
-        _DEFAULT.append(MetricApi(Sandbox(enabled=False)))
-    return _DEFAULT[0]

@@ -32,11 +32,11 @@ evald's critique prompt showing the prompt, response, reference, other_data and 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from evald.call import Call
 from evald.errors import InvalidArgument, Unimplemented
-from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import TEXT_FIELDS, InstanceView
 
 PAIRWISE_SCORES = {"CANDIDATE": 1.0, "BASELINE": 0.0, "TIE": 0.5}
@@ -72,31 +72,24 @@ class LlmBasedSpecs(SpecEvaluator):
     async def evaluate(
         self, which: str, spec: Any, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        from evald import judges
-
-        context = judges.from_request(call.request)
         if which == "llm_based_metric_spec" and spec.HasField("judge_autorater_config"):
-            context = dataclasses.replace(context, autorater_config=spec.judge_autorater_config)
-        outer = judges.call.current()
-        # Keep the transport's deadline and cache choice; only the autorater config is ours.
-        context = dataclasses.replace(context, deadline=outer.deadline, use_cache=outer.use_cache)
-        with judges.scope(context):
-            if which == "pairwise_metric_spec":
-                return await self._pairwise(spec, instance, path)
-            if which == "llm_based_metric_spec":
-                return await self._llm_based(spec, instance, call, path)
-            return await self._pointwise(spec, instance, path)
+            call = call.with_autorater_config(spec.judge_autorater_config)
+        if which == "pairwise_metric_spec":
+            return await self._pairwise(spec, instance, call, path)
+        if which == "llm_based_metric_spec":
+            return await self._llm_based(spec, instance, call, path)
+        return await self._pointwise(spec, instance, call, path)
 
-    async def _pointwise(self, spec: Any, instance: InstanceView, path: str) -> Outcome:
+    async def _pointwise(self, spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
         from evald.metrics.autorater import engine, templates
         from evald.metrics.autorater.verdicts import OPEN
 
         prompt = templates.fill(_template(spec, path), variables(instance), instance.path)
-        outcome = await engine.pointwise(prompt, _system(spec), OPEN)
+        outcome = await engine.pointwise(call, prompt, _system(spec), OPEN)
         assert outcome.score is not None  # strict mode: an unreadable answer raised
         return Outcome(outcome.score, outcome.explanation)
 
-    async def _pairwise(self, spec: Any, instance: InstanceView, path: str) -> Outcome:
+    async def _pairwise(self, spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
         from evald.metrics.autorater import engine, templates
 
         template = _template(spec, path)
@@ -117,7 +110,7 @@ class LlmBasedSpecs(SpecEvaluator):
                 swapped = {**values, candidate: values[baseline], baseline: values[candidate]}
             return templates.fill(template, swapped, instance.path)
 
-        outcome = await engine.pairwise(render, _system(spec))
+        outcome = await engine.pairwise(call, render, _system(spec))
         assert outcome.choice is not None
         return Outcome(
             PAIRWISE_SCORES[outcome.choice],
@@ -129,24 +122,24 @@ class LlmBasedSpecs(SpecEvaluator):
         from evald.metrics.autorater.verdicts import OPEN
 
         if spec.WhichOneof("rubrics_source") is not None:
-            return await _rubric_based(spec, instance, path)
+            return await _rubric_based(spec, instance, call, path)
         prompt = templates.fill(_template(spec, path), variables(instance), instance.path)
         parser = spec.result_parser_config
         if parser.WhichOneof("parser") != "custom_code_parser_config":
-            outcome = await engine.pointwise(prompt, _system(spec), OPEN)
+            outcome = await engine.pointwise(call, prompt, _system(spec), OPEN)
             assert outcome.score is not None
             return Outcome(outcome.score, outcome.explanation)
         code = parser.custom_code_parser_config.parsing_function
         field = f"{path}.result_parser_config.custom_code_parser_config.parsing_function"
         if not code.strip():
             raise InvalidArgument(field, f"the source of def {PARSER}(responses) is required")
-        if not call.api.sandbox.enabled:  # before paying for a judge call
+        if not call.sandbox.enabled:  # before paying for a judge call
             from evald.errors import FailedPrecondition
             from evald.sandbox import DISABLED
 
             raise FailedPrecondition(DISABLED)
-        raw = await engine.pointwise(prompt, _system(spec), OPEN, strict=False)
-        result = await call.api.sandbox.run(code, raw.raw, function=PARSER, field=field)
+        raw = await engine.pointwise(call, prompt, _system(spec), OPEN, strict=False)
+        result = await call.sandbox.run(code, raw.raw, function=PARSER, field=field)
         return Outcome(result.score, result.explanation)
 
 
@@ -177,7 +170,7 @@ def _group_rubrics(instance: InstanceView, key: str, path: str) -> list[Any]:
     return list(group.rubrics)
 
 
-async def _generated(spec: Any, instance: InstanceView, path: str) -> list[Any]:
+async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -> list[Any]:
     from evald.metrics.autorater import rubrics, templates
 
     gen = spec.rubric_generation_spec
@@ -200,10 +193,12 @@ async def _generated(spec: Any, instance: InstanceView, path: str) -> list[Any]:
             ontology=ontology,
         )
     config = gen.model_config if gen.HasField("model_config") else None
-    return await rubrics.generate(prompt, config=config, ontology=ontology)
+    return await rubrics.generate(call, prompt, config=config, ontology=ontology)
 
 
-async def _predefined_rubrics(spec: Any, instance: InstanceView, path: str) -> list[Any]:
+async def _predefined_rubrics(
+    spec: Any, instance: InstanceView, call: Call, path: str
+) -> list[Any]:
     from google.protobuf import json_format
 
     from evald.predefined.base import Params
@@ -222,7 +217,7 @@ async def _predefined_rubrics(spec: Any, instance: InstanceView, path: str) -> l
         )
     values = json_format.MessageToDict(named.metric_spec_parameters)
     params = Params(values, metric.parameters, f"{where}.metric_spec_parameters")
-    return await metric.rubrics_for(params, instance)
+    return await metric.rubrics_for(params, instance, call)
 
 
 def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
@@ -246,7 +241,7 @@ def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
     return sections
 
 
-async def _rubric_based(spec: Any, instance: InstanceView, path: str) -> Outcome:
+async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
     from evald.metrics.autorater import rubrics, templates
 
     source = spec.WhichOneof("rubrics_source")
@@ -264,15 +259,15 @@ async def _rubric_based(spec: Any, instance: InstanceView, path: str) -> Outcome
     if source == "rubric_group_key":
         found = _group_rubrics(instance, spec.rubric_group_key, path)
     elif source == "rubric_generation_spec":
-        found = await _generated(spec, instance, path)
+        found = await _generated(spec, instance, call, path)
     else:
-        found = await _predefined_rubrics(spec, instance, path)
+        found = await _predefined_rubrics(spec, instance, call, path)
     if spec.HasField("metric_prompt_template") and spec.metric_prompt_template.strip():
         values = {**variables(instance), "rubrics": rubrics.rubric_list(found)}
         filled = templates.fill(spec.metric_prompt_template, values, instance.path)
         prompt = rubrics.custom_critique_prompt(filled, found)
     else:
         prompt = rubrics.critique_prompt(_sections(instance), found)
-    verdicts = await rubrics.critique(prompt, len(found), system=_system(spec))
+    verdicts = await rubrics.critique(call, prompt, len(found), system=_system(spec))
     judged = rubrics.Judged(found, verdicts)
     return Outcome(judged.score, judged.explanation(), judged.verdict_messages())

@@ -6,8 +6,9 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metric_api.base import Call, Outcome, SpecEvaluator
+from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import InstanceView
 
 

@@ -8,10 +8,8 @@ and store) to its Evaluator.
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -20,7 +18,7 @@ from evald_proto.evald.v1 import metric_registry_pb2 as pb
 from evald import api, rpc
 from evald.config import Settings
 from evald.errors import AlreadyExists, InvalidArgument, NotFound
-from evald.metric_api.dispatch import SPEC_NAMES, MetricApi, attach
+from evald.metric_api.dispatch import SPEC_NAMES
 from evald.sandbox import Limits, Sandbox
 from evald.store import MetricStore, StoredMetric
 
@@ -32,37 +30,26 @@ DB_FILE = "metrics.sqlite3"
 MAX_PAGE = 100
 
 
-def default_data_dir(env: dict[str, str] | None = None) -> Path:
-    """``$XDG_DATA_HOME/evald``, else ``~/.local/share/evald``."""
-    env = dict(os.environ) if env is None else env
-    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "evald"
-
-
-def build_api(settings: Settings) -> MetricApi:
-    """The MetricApi ``settings`` ask for (sandbox on or off, store under the data dir)."""
+def sandbox(settings: Settings) -> Sandbox:
+    """The custom-code sandbox ``settings`` ask for (off unless ``custom_code``)."""
     limits = Limits(
         cpu_seconds=settings.custom_code_cpu_seconds,
         wall_seconds=settings.custom_code_wall_seconds,
         memory_bytes=settings.custom_code_memory_bytes,
     )
-    data_dir = settings.data_dir if settings.data_dir is not None else default_data_dir()
-    return MetricApi(Sandbox(settings.custom_code, limits), MetricStore(data_dir / DB_FILE))
+    return Sandbox(settings.custom_code, limits)
 
 
-def build(settings: Settings, evaluator: Any) -> list[grpc.GenericRpcHandler[Any, Any]]:
-    """Attach the Metric API to ``evaluator`` and return the MetricRegistry handlers."""
-    metric_api = build_api(settings)
-    attach(evaluator, metric_api)
-    return [Registry(metric_api).handler()]
+def store(settings: Settings) -> MetricStore:
+    """The registered-metric store under the data dir."""
+    return MetricStore(settings.data_root() / DB_FILE)
 
 
 class Registry:
     """The MetricRegistry RPCs."""
 
-    def __init__(self, metric_api: MetricApi) -> None:
-        assert metric_api.store is not None
-        self.store: MetricStore = metric_api.store
+    def __init__(self, store: MetricStore) -> None:
+        self.store = store
 
     def handler(self) -> grpc.GenericRpcHandler[Any, Any]:
         """One generic handler serving every method of the service."""

@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
 from evald import api, scoring
+from evald.call import Call
 from evald.errors import FieldViolation, InvalidArgument
 
 Options = TypeVar("Options")
@@ -47,8 +48,9 @@ class Handler(ABC):
     """Member of the response's ``evaluation_results`` oneof it fills, e.g. ``bleu_results``."""
 
     @abstractmethod
-    async def evaluate(self, metric_input: Any, path: str) -> Message:
-        """Evaluate ``metric_input`` (found at request field ``path``) into a result message."""
+    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
+        """Evaluate ``metric_input`` (found at request field ``path``) into a result message;
+        ``call`` is what the request may use besides its message (judges, deadline, ...)."""
 
     @classmethod
     def result_class(cls) -> type[Message]:
@@ -105,7 +107,7 @@ class ComputedMetric(Handler, Generic[Options]):
             if not instance.HasField(name)
         ]
 
-    async def evaluate(self, metric_input: Any, path: str) -> Message:
+    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
         instances = metric_input.instances
         instances_path = f"{path}.instances"
         self.check_instances(instances, instances_path)

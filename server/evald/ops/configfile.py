@@ -10,6 +10,11 @@ without ``--``, dashes as underscores)::
     auth_keys_file = "keys.toml"      # relative paths are relative to this file
     max_instances = 10000
 
+    [judges.gemini]                   # judges: as in a judge config file (evald.judges.config),
+    backend = "gemini"                # every sub-table but [judges.retry] and [judges.cache]
+    model = "gemini-2.5-flash"        # being one judge
+    api_key_env = "GEMINI_API_KEY"
+
 TOML (Python 3.11+) or JSON (a ``.json`` name). Precedence, lowest first: defaults, this file,
 ``EVALD_*`` variables, flags. Secrets never go in this file: API keys live in the keys file.
 """
@@ -61,6 +66,10 @@ def _convert(path: Path, name: str, kind: str, raw: Any) -> Any:
         if not isinstance(raw, (int, float)):
             raise wrong
         return float(raw)
+    if kind.startswith("Mapping"):  # a table ([judges]): checked by what reads it
+        if not isinstance(raw, dict):
+            raise ValueError(f"config file {path}: {name} must be a table")
+        return raw
     if not isinstance(raw, str):
         raise wrong
     if kind.startswith("Path"):

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metric_api.base import Call, Outcome
+from evald.metric_api.base import Outcome
 from evald.metric_api.instance import InstanceView
 
 

@@ -22,15 +22,15 @@ from __future__ import annotations
 import json
 import math
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
+from evald.call import Call
 from evald.errors import FieldViolation, InvalidArgument, Unimplemented
-from evald.metric_api.base import Call, Outcome
+from evald.metric_api.base import Outcome
 from evald.metric_api.instance import InstanceView
 from evald.metrics.autorater import instruction_following, rubrics, transcript
 from evald.metrics.autorater.rubrics import Recipe, Section
@@ -52,19 +52,6 @@ LABELS = {
 }
 CONVERSATION = "Conversation so far (the last user message is the one being answered)"
 FINAL_RESPONSE = "Final response of the agent"
-
-
-@contextmanager
-def judge_scope(call: Call) -> Iterator[None]:
-    """Bind the request's autorater config, keeping the transport's deadline and cache choice."""
-    from evald import judges
-
-    outer = judges.call.current()
-    context = judges.from_request(call.request)
-    with judges.scope(
-        judges.CallContext(context.autorater_config, outer.deadline, outer.use_cache)
-    ):
-        yield
 
 
 def guidelines(params: Params) -> list[str]:
@@ -122,11 +109,10 @@ class JudgeNamed(PredefinedMetric):
     ) -> Outcome:
         sources = transcript.sources(instance.message)
         self.check(sources, instance, self.required)
-        with judge_scope(call):
-            return await self.judge(params, sources)
+        return await self.judge(params, sources, call)
 
     @abstractmethod
-    async def judge(self, params: Params, sources: Sources) -> Outcome:
+    async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         """Ask the judge; the required sources are present."""
 
 
@@ -139,22 +125,22 @@ class RubricNamed(JudgeNamed):
     parameters = (GUIDELINES,)
     score_range = "0..1 (share of rubrics met)"
 
-    async def judge(self, params: Params, sources: Sources) -> Outcome:
+    async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         judged = await self.recipe.judge(
+            call,
             self.sections(sources, self.generation_reads),
             self.sections(sources, self.reads),
             guidelines(params),
         )
         return Outcome(judged.score, judged.explanation(), judged.verdict_messages())
 
-    async def rubrics_for(self, params: Params, instance: InstanceView) -> list[Any]:
-        """Only the rubrics (``predefined_rubric_generation_spec``); the judge scope is the
-        caller's."""
+    async def rubrics_for(self, params: Params, instance: InstanceView, call: Call) -> list[Any]:
+        """Only the rubrics (``predefined_rubric_generation_spec``), with the caller's Call."""
         sources = transcript.sources(instance.message)
         needed = [g for g in self.required if not set(g) & {"response"}]
         self.check(sources, instance, needed)
         return await self.recipe.generate(
-            self.sections(sources, self.generation_reads), guidelines(params)
+            call, self.sections(sources, self.generation_reads), guidelines(params)
         )
 
 
@@ -180,11 +166,11 @@ class BinaryNamed(JudgeNamed):
             '"score": <0 or 1>}\n'
         )
 
-    async def judge(self, params: Params, sources: Sources) -> Outcome:
+    async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         from evald.metrics.autorater import engine
         from evald.metrics.autorater.verdicts import BINARY
 
-        outcome = await engine.pointwise(self.prompt(sources), None, BINARY)
+        outcome = await engine.pointwise(call, self.prompt(sources), None, BINARY)
         assert outcome.score is not None  # strict: an unreadable answer raised
         return Outcome(outcome.score, outcome.explanation)
 
@@ -277,14 +263,13 @@ class ClaimsNamed(JudgeNamed):
             '"unsupported" | "contradicted" | "no_rad", "rationale": "<why>"}, ...]}\n'
         )
 
-    async def judge(self, params: Params, sources: Sources) -> Outcome:
-        from evald import judges
+    async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         from evald.judges import JudgeRequest
         from evald.metrics.autorater import engine
 
-        plan = engine.sampling(judges.call.current().autorater_config)
+        plan = engine.sampling(call.autorater_config)
         request = JudgeRequest(self.prompt(sources), None, CLAIMS_SCHEMA, plan.params)
-        async with judges.session() as session:
+        async with call.judges.session(call) as session:
             target = session.runtime.resolve(plan.model)
             answers = await engine.all_or_nothing(
                 [session.ask(target, request, i, read_claims) for i in range(plan.count)]
@@ -774,7 +759,7 @@ class GeckoUnserved(JudgeNamed):
     required = ()
     score_range = "not served"
 
-    async def judge(self, params: Params, sources: Sources) -> Outcome:
+    async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         raise Unimplemented(
             f"{self.name} judges the {self.medium} in the response with a multimodal judge; "
             "evald's judges read text only, so this metric is not served"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metric_api.base import Call, Outcome
+from evald.metric_api.base import Outcome
 from evald.metric_api.instance import InstanceView
 from evald.predefined.base import Parameter, Params, PredefinedMetric
 from evald.predefined.templates import render
@@ -36,7 +37,6 @@ class LlmJudge(PredefinedMetric):
     async def evaluate(
         self, params: Params, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        from evald import judges
         from evald.metrics.autorater import engine
         from evald.metrics.autorater.verdicts import OPEN
 
@@ -51,11 +51,7 @@ class LlmJudge(PredefinedMetric):
             raise InvalidArgument(params.field("score_regex"), "needs a capture group")
         prompt = render(template, instance.variables(), params.field("prompt_template"))
         system = params.string("system_instruction") or None
-        context = judges.from_request(call.request)
-        outer = judges.call.current()
-        context = judges.CallContext(context.autorater_config, outer.deadline, outer.use_cache)
-        with judges.scope(context):
-            outcome = await engine.pointwise(prompt, system, OPEN, strict=False)
+        outcome = await engine.pointwise(call, prompt, system, OPEN, strict=False)
         scores = []
         for text in outcome.raw:
             match = pattern.search(text)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from evald.judges.config import ConfigError, Secret, load, short_model_name
+from evald.judges.config import ConfigError, JudgesConfig, Secret, load, short_model_name
 
 GEMINI = {"backend": "gemini", "model": "gemini-2.5-flash", "api_key_env": "K"}
 LOCAL = {
@@ -56,6 +57,12 @@ BAD_FILES = [
 ]
 
 
+def load_env(env: Mapping[str, str]) -> JudgesConfig | None:
+    """The configuration a server started in ``env`` would load."""
+    path = env.get("EVALD_JUDGE_CONFIG")
+    return load(Path(path) if path else None, None, env)
+
+
 def _write(tmp_path: Path, data: object, suffix: str = ".json") -> dict[str, str]:
     path = tmp_path / f"judges{suffix}"
     path.write_text(json.dumps(data) if suffix == ".json" else str(data), encoding="utf-8")
@@ -72,14 +79,14 @@ def test_resolve(tmp_path: Path, requested: str, judge: str, model: str) -> None
     env = _write(
         tmp_path, {"default_judge": "gemini", "judges": {"gemini": GEMINI, "local": LOCAL}}
     )
-    config = load(env)
+    config = load_env(env)
     assert config is not None
     spec, called = config.resolve(requested)
     assert (spec.name, called) == (judge, model)
 
 
 def test_unknown_model_lists_the_accepted_ones(tmp_path: Path) -> None:
-    config = load(_write(tmp_path, {"judges": {"gemini": GEMINI}}))
+    config = load_env(_write(tmp_path, {"judges": {"gemini": GEMINI}}))
     assert config is not None
     with pytest.raises(LookupError, match=r"gpt-4o.*gemini-2\.5-flash"):
         config.resolve("gpt-4o")
@@ -88,11 +95,11 @@ def test_unknown_model_lists_the_accepted_ones(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("data", "message"), BAD_FILES)
 def test_bad_config_says_what_to_fix(tmp_path: Path, data: object, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        load(_write(tmp_path, data))
+        load_env(_write(tmp_path, data))
 
 
 def test_no_config_is_none() -> None:
-    assert load({}) is None
+    assert load_env({}) is None
 
 
 def test_toml_file_and_key_file(tmp_path: Path) -> None:
@@ -109,7 +116,7 @@ base_url = "http://gpu:8000/v1"
 api_key_file = "{key}"
 structured_output = false
 """
-    config = load(_write(tmp_path, toml, ".toml"))
+    config = load_env(_write(tmp_path, toml, ".toml"))
     assert config is not None
     spec = config.judges["vllm"]
     assert spec.api_key is not None
@@ -127,7 +134,7 @@ def test_environment_only(tmp_path: Path) -> None:
         "EVALD_JUDGE_CACHE": str(tmp_path / "c.sqlite3"),
         "EVALD_JUDGE_TIMEOUT": "7.5",
     }
-    config = load(env)
+    config = load_env(env)
     assert config is not None
     spec, model = config.resolve("")
     assert (spec.backend, model, spec.base_url) == (
@@ -144,7 +151,7 @@ def test_environment_only(tmp_path: Path) -> None:
 
 def test_cache_can_be_turned_off_by_environment(tmp_path: Path) -> None:
     env = {**_write(tmp_path, {"judges": {"g": GEMINI}}), "EVALD_JUDGE_CACHE": "off"}
-    config = load(env)
+    config = load_env(env)
     assert config is not None
     assert not config.cache_enabled
 
@@ -154,7 +161,7 @@ def test_secret_never_prints() -> None:
     assert "abc123" not in repr(secret)
     assert "abc123" not in str(secret)
     assert "abc123" not in repr(
-        load(
+        load_env(
             {
                 "EVALD_JUDGE_BACKEND": "gemini",
                 "EVALD_JUDGE_MODEL": "m",
@@ -162,3 +169,30 @@ def test_secret_never_prints() -> None:
             }
         )
     )
+
+
+def test_judges_table_of_the_server_config_file(tmp_path: Path) -> None:
+    """Every sub-table of ``[judges]`` but retry and cache is a judge."""
+    table = {"default_judge": "local", "timeout_seconds": 9, "gemini": GEMINI, "local": LOCAL}
+    config = load(None, {**table, "retry": {"max_attempts": 2}}, {**ENV, "XDG_CACHE_HOME": "/c"})
+    assert config is not None
+    assert sorted(config.judges) == ["gemini", "local"]
+    assert (config.default_judge, config.timeout, config.retry.max_attempts) == ("local", 9, 2)
+
+
+@pytest.mark.parametrize(
+    ("use_file", "env", "judge"),
+    [
+        (True, {"EVALD_JUDGE_BACKEND": "gemini", "EVALD_JUDGE_MODEL": "m"}, "g"),
+        (False, {"EVALD_JUDGE_BACKEND": "gemini", "EVALD_JUDGE_MODEL": "m"}, "default"),
+        (False, {}, "local"),
+    ],
+    ids=["file-wins", "environment-over-table", "table"],
+)
+def test_precedence(tmp_path: Path, use_file: bool, env: dict[str, str], judge: str) -> None:
+    file = tmp_path / "judges.json"
+    file.write_text(json.dumps({"judges": {"g": GEMINI}}), encoding="utf-8")
+    env = {**ENV, **env, "EVALD_JUDGE_API_KEY": "k"}
+    config = load(file if use_file else None, {"local": LOCAL}, env)
+    assert config is not None
+    assert list(config.judges) == [judge]

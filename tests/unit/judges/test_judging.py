@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -16,14 +17,17 @@ from typing import Any
 
 import pytest
 from evald import api
+from evald.call import Call, Services
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
-from evald.judges import call, runtime
+from evald.judges import runtime
 from evald.judges.config import JudgeSpec
+from evald.judges.runtime import Judges
 from evald.metrics.autorater.custom import PairwiseMetric, PointwiseMetric
 from evald.metrics.autorater.predefined import Fluency, PairwiseQuestionAnsweringQuality
+from evald.sandbox import Sandbox
 from evald_proto.aiplatform.v1beta1 import content_pb2
 
-from tests.fakes.judge_config import API_KEY, MODELS, configure
+from tests.fakes.judge_config import API_KEY, CONFIG, MODELS, configure
 from tests.fakes.judge_server import FakeJudge, Reply, running
 
 m: Any = api.messages
@@ -46,11 +50,17 @@ def fake() -> Iterator[FakeJudge]:
         yield judge
 
 
+SERVICES = Services(Judges(CONFIG, None, os.environ), Sandbox(enabled=False))
+"""A server's services: the judges watch the tests' judge config file."""
+CALL = Call(SERVICES)
+"""A request's Call: no deadline, the judge cache allowed, no autorater config."""
+
+
 @pytest.fixture(autouse=True)
 async def judge_connections() -> AsyncIterator[None]:
     """Close the pooled judge connections in the test's own loop, as server shutdown does."""
     yield
-    await runtime.aclose()
+    await SERVICES.judges.aclose()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -73,14 +83,17 @@ def pointwise_input(template: str = TEMPLATE, instance: str = INSTANCE, **spec: 
     )
 
 
-def autorater(**fields: Any) -> call.CallContext:
-    return call.CallContext(autorater_config=m.AutoraterConfig(**fields))
+def autorater(**fields: Any) -> Call:
+    """A request's Call with the autorater config ``fields``."""
+    return Call(SERVICES, autorater_config=m.AutoraterConfig(**fields))
 
 
 async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(4, "polite and short"))
     spec = {"system_instruction": "You are a strict grader."}
-    result = await PointwiseMetric().evaluate(pointwise_input(**spec), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(
+        pointwise_input(**spec), "pointwise_metric_input", CALL
+    )
     assert result.HasField("score")
     assert (result.score, result.explanation) == (4.0, "polite and short")
     (sent,) = fake.calls
@@ -99,7 +112,7 @@ async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) 
 
 async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(0))
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert result.HasField("score")
     assert result.score == 0.0
 
@@ -107,7 +120,9 @@ async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
 async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: str) -> None:
     fake.script("Rating: 3\nFree-form verdict the caller parses itself")
     spec = {"custom_output_format_config": m.CustomOutputFormatConfig(return_raw_output=True)}
-    result = await PointwiseMetric().evaluate(pointwise_input(**spec), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(
+        pointwise_input(**spec), "pointwise_metric_input", CALL
+    )
     assert list(result.custom_output.raw_outputs.raw_output) == [
         "Rating: 3\nFree-form verdict the caller parses itself"
     ]
@@ -120,7 +135,7 @@ async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: s
 async def test_missing_template_variable_is_invalid_argument(fake: FakeJudge, backend: str) -> None:
     with pytest.raises(InvalidArgument) as err:
         await PointwiseMetric().evaluate(
-            pointwise_input(instance='{"response": "x"}'), "pointwise_metric_input"
+            pointwise_input(instance='{"response": "x"}'), "pointwise_metric_input", CALL
         )
     assert err.value.violations[0].field == "pointwise_metric_input.instance.json_instance"
     assert "'prompt'" in err.value.message
@@ -142,7 +157,7 @@ async def test_transient_failures_are_retried(
     fake: FakeJudge, backend: str, replies: list[Reply | str], calls: int
 ) -> None:
     fake.script(*replies)
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert result.score == 5.0
     assert len(fake.calls) == calls
 
@@ -153,7 +168,7 @@ async def test_transient_failures_are_retried(
 async def test_retries_run_out_unavailable(fake: FakeJudge, backend: str, reply: Reply) -> None:
     fake.script(*[reply] * 3)
     with pytest.raises(Unavailable) as err:
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert len(fake.calls) == 3  # max_attempts in the test config
     assert "judge 'fake'" in err.value.message
     assert backend in err.value.message
@@ -162,7 +177,7 @@ async def test_retries_run_out_unavailable(fake: FakeJudge, backend: str, reply:
 async def test_rejected_call_is_not_retried(fake: FakeJudge, backend: str) -> None:
     fake.script(Reply(status=401, text=f"API key {API_KEY} not valid"))  # echoes the key back
     with pytest.raises(FailedPrecondition) as err:
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert len(fake.calls) == 1
     assert "401" in err.value.message
     assert API_KEY not in err.value.message
@@ -171,11 +186,10 @@ async def test_rejected_call_is_not_retried(fake: FakeJudge, backend: str) -> No
 async def test_request_deadline_is_honoured(fake: FakeJudge, backend: str) -> None:
     fake.script(Reply(text=verdict(5), delay=30.0))
     start = time.monotonic()
-    with (
-        call.scope(call.CallContext(deadline=time.monotonic() + 0.5)),
-        pytest.raises(DeadlineExceeded) as err,
-    ):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    with pytest.raises(DeadlineExceeded) as err:
+        await PointwiseMetric().evaluate(
+            pointwise_input(), "pointwise_metric_input", Call(SERVICES, time.monotonic() + 0.5)
+        )
     assert time.monotonic() - start < 15  # the 0.5 s deadline, not the 30 s answer
     assert "judge 'fake'" in err.value.message
 
@@ -186,7 +200,7 @@ async def test_per_call_timeout_then_unavailable(
     configure(monkeypatch, tmp_path, fake.url, backend, timeout=0.3, attempts=2)
     fake.script(Reply(text=verdict(5), delay=1.5), Reply(text=verdict(5), delay=1.5))
     with pytest.raises(Unavailable, match="no answer within"):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert len(fake.calls) == 2
 
 
@@ -202,8 +216,9 @@ async def test_sampling_mean_for_custom_pointwise(
     fake: FakeJudge, backend: str, answers: list[float], score: float
 ) -> None:
     fake.script(*[verdict(a) for a in answers])
-    with call.scope(autorater(sampling_count=len(answers))):
-        result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", autorater(sampling_count=len(answers))
+    )
     assert result.score == pytest.approx(score)
     assert len(fake.calls) == len(answers)
 
@@ -221,16 +236,19 @@ async def test_sampling_majority_for_predefined(
 ) -> None:
     fake.script(*[verdict(a) for a in answers])
     metric_input = m.FluencyInput(instance=m.FluencyInstance(prediction="Hello there."))
-    with call.scope(autorater(sampling_count=len(answers))):
-        result = await Fluency().evaluate(metric_input, "fluency_input")
+    result = await Fluency().evaluate(
+        metric_input, "fluency_input", autorater(sampling_count=len(answers))
+    )
     assert result.score == score
     assert result.confidence == pytest.approx(confidence, rel=1e-6)
 
 
 @pytest.mark.parametrize("count", [0, 33, -1])
 async def test_sampling_count_out_of_range(fake: FakeJudge, backend: str, count: int) -> None:
-    with call.scope(autorater(sampling_count=count)), pytest.raises(InvalidArgument) as err:
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    with pytest.raises(InvalidArgument) as err:
+        await PointwiseMetric().evaluate(
+            pointwise_input(), "pointwise_metric_input", autorater(sampling_count=count)
+        )
     assert err.value.violations[0].field == "autorater_config.sampling_count"
     assert fake.calls == []
 
@@ -255,7 +273,7 @@ async def test_pairwise_choice_mapping(
     fake: FakeJudge, backend: str, letter: str, expected: str
 ) -> None:
     fake.script(choice(letter, "reasons"))
-    result = await PairwiseMetric().evaluate(pairwise_input(), "pairwise_metric_input")
+    result = await PairwiseMetric().evaluate(pairwise_input(), "pairwise_metric_input", CALL)
     assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
     assert result.explanation == "reasons"
 
@@ -297,8 +315,11 @@ async def test_flip(
         "candidate_response_field_name": "response",
         "baseline_response_field_name": "baseline_model_response",
     }
-    with call.scope(autorater(sampling_count=2, flip_enabled=flip)):
-        result = await PairwiseMetric().evaluate(pairwise_input(**spec), "pairwise_metric_input")
+    result = await PairwiseMetric().evaluate(
+        pairwise_input(**spec),
+        "pairwise_metric_input",
+        autorater(sampling_count=2, flip_enabled=flip),
+    )
     assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
     prompts = sorted(c.prompt for c in fake.calls)
     swapped = (
@@ -316,10 +337,11 @@ async def test_predefined_pairwise_flip_confidence(
             prediction="4", baseline_prediction="5", instruction="2+2?"
         )
     )
-    with call.scope(autorater(sampling_count=4, flip_enabled=True)):
-        result = await PairwiseQuestionAnsweringQuality().evaluate(
-            metric_input, "pairwise_question_answering_quality_input"
-        )
+    result = await PairwiseQuestionAnsweringQuality().evaluate(
+        metric_input,
+        "pairwise_question_answering_quality_input",
+        autorater(sampling_count=4, flip_enabled=True),
+    )
     assert m.PairwiseChoice.Name(result.pairwise_choice) == "TIE"
     assert result.confidence == 0.0  # no sample said TIE: 2 BASELINE, 2 CANDIDATE
     assert len(fake.calls) == 4
@@ -335,15 +357,20 @@ async def test_predefined_pairwise_flip_confidence(
 )
 async def test_model_names_resolve(fake: FakeJudge, backend: str, model: str) -> None:
     fake.script(verdict(2))
-    with call.scope(autorater(autorater_model=model.format(model=MODELS[backend]))):
-        result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(
+        pointwise_input(),
+        "pointwise_metric_input",
+        autorater(autorater_model=model.format(model=MODELS[backend])),
+    )
     assert result.score == 2.0
     assert fake.calls[0].model == MODELS[backend]
 
 
 async def test_unknown_model_is_invalid_argument(fake: FakeJudge, backend: str) -> None:
-    with call.scope(autorater(autorater_model="gpt-7")), pytest.raises(InvalidArgument) as err:
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    with pytest.raises(InvalidArgument) as err:
+        await PointwiseMetric().evaluate(
+            pointwise_input(), "pointwise_metric_input", autorater(autorater_model="gpt-7")
+        )
     assert err.value.violations[0].field == "autorater_config.autorater_model"
     assert fake.calls == []
 
@@ -351,8 +378,9 @@ async def test_unknown_model_is_invalid_argument(fake: FakeJudge, backend: str) 
 async def test_generation_params_are_sent(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(3))
     config = content_pb2.GenerationConfig(temperature=0.25, max_output_tokens=256, seed=7)
-    with call.scope(autorater(generation_config=config)):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", autorater(generation_config=config)
+    )
     body = fake.calls[0].body
     if backend == "gemini":
         sent = body["generationConfig"]
@@ -365,7 +393,7 @@ async def test_no_judge_configured(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("EVALD_JUDGE_CONFIG", "EVALD_JUDGE_BACKEND"):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(FailedPrecondition, match="EVALD_JUDGE_CONFIG"):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
 
 
 async def test_cache_hit_makes_no_call(
@@ -373,20 +401,22 @@ async def test_cache_hit_makes_no_call(
 ) -> None:
     configure(monkeypatch, tmp_path, fake.url, backend, cache=True)
     fake.script(verdict(4), verdict(1), verdict(2), verdict(5))
-    with call.scope(autorater(sampling_count=2)):
-        first = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
-        assert len(fake.calls) == 2  # one call per sample: the sample index is in the key
-        again = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    twice = autorater(sampling_count=2)
+    first = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", twice)
+    assert len(fake.calls) == 2  # one call per sample: the sample index is in the key
+    again = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", twice)
     assert len(fake.calls) == 2
     assert again.score == first.score == 2.5
     other = await PointwiseMetric().evaluate(
         pointwise_input(instance=json.dumps({"prompt": "x", "response": "y"})),
         "pointwise_metric_input",
+        CALL,
     )
     assert len(fake.calls) == 3  # a different prompt is a miss
     assert other.score == 2.0
-    with call.scope(call.CallContext(use_cache=False)):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", Call(SERVICES, use_cache=False)
+    )
     assert len(fake.calls) == 4  # per-request opt-out
 
 
@@ -396,8 +426,8 @@ async def test_unparsed_answers_are_not_cached(
     configure(monkeypatch, tmp_path, fake.url, backend, cache=True, attempts=1)
     fake.script("garbage", verdict(3))
     with pytest.raises(Unavailable):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert result.score == 3.0
     assert len(fake.calls) == 2
 
@@ -407,9 +437,9 @@ async def test_key_never_logged(
 ) -> None:
     fake.script(Reply(status=500), verdict(4), Reply(status=403, text=f"bad key {API_KEY}"))
     with caplog.at_level(logging.DEBUG):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
         with pytest.raises(FailedPrecondition):
-            await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+            await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert any(r.name == "evald.judges" for r in caplog.records)  # logging did happen
     assert API_KEY in fake.calls[0].headers.get("x-goog-api-key", "") + fake.calls[0].headers.get(
         "authorization", ""
@@ -424,7 +454,7 @@ async def test_vertex_express_mode(
     fake.reset()
     configure(monkeypatch, tmp_path, fake.url, "gemini", vertex=True)
     fake.script(verdict(5))
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     assert result.score == 5.0
     assert (
         fake.calls[0].path == "/v1beta1/publishers/google/models/gemini-2.5-flash:generateContent"
@@ -432,7 +462,7 @@ async def test_vertex_express_mode(
 
 
 async def evaluate_pointwise() -> float:
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
+    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
     return float(result.score)
 
 
@@ -462,12 +492,12 @@ async def test_replaced_config_closes_its_connections(
     fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     await evaluate_pointwise()
-    old = runtime.runtime()
+    old = SERVICES.judges.runtime()
     clients = [made.result().http for made in old._clients[asyncio.get_running_loop()].values()]
     assert clients
     assert not any(c.is_closed for c in clients)
     (tmp_path / "new").mkdir()
     configure(monkeypatch, tmp_path / "new", fake.url, backend)
     await evaluate_pointwise()
-    assert runtime.runtime() is not old
+    assert SERVICES.judges.runtime() is not old
     assert all(c.is_closed for c in clients)

@@ -16,6 +16,8 @@ from evald.api import messages as m
 from evald.metrics import base
 from evald.metrics.base import ComputedMetric
 
+from tests.support import CALL
+
 INSTANCES = 100
 
 
@@ -63,7 +65,7 @@ def run(handler: Recording) -> tuple[list[float], int]:
 
     async def evaluate() -> tuple[Any, int]:
         metric_input = m.ExactMatchInput(instances=instances)
-        result = await handler.evaluate(metric_input, "exact_match_input")
+        result = await handler.evaluate(metric_input, "exact_match_input", CALL)
         return result, threading.get_ident()
 
     result, loop_thread = asyncio.run(evaluate())

@@ -16,6 +16,8 @@ from evald.errors import InvalidArgument
 from evald.metrics.bleu import Bleu
 from evald.metrics.registry import handlers
 
+from tests.support import CALL
+
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "bleu"
 
 # (prediction, reference, use_effective_order, expected score), worked by hand from the BLEU
@@ -76,7 +78,7 @@ def evaluate(pairs: list[tuple[str, str]], use_effective_order: bool = False) ->
         metric_spec=m.BleuSpec(use_effective_order=use_effective_order),
         instances=[m.BleuInstance(prediction=p, reference=r) for p, r in pairs],
     )
-    result = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input"))
+    result = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
     values = result.bleu_metric_values
     assert all(v.HasField("score") for v in values)
     return [v.score for v in values]
@@ -120,7 +122,7 @@ def test_effective_order_changes_short_sentences() -> None:
 
 def test_unset_spec_means_no_effective_order() -> None:
     metric_input = m.BleuInput(instances=[m.BleuInstance(prediction="a b", reference="a b")])
-    result = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input"))
+    result = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
     assert [v.score for v in result.bleu_metric_values] == [0.0]
 
 
@@ -144,7 +146,7 @@ def test_large_batch_scored_off_loop_in_order() -> None:
 def test_missing_reference_is_rejected() -> None:
     metric_input = m.BleuInput(instances=[m.BleuInstance(prediction="a")])
     with pytest.raises(InvalidArgument) as raised:
-        asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input"))
+        asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
     assert raised.value.violations[0].field == "bleu_input.instances[0].reference"
 
 

@@ -9,6 +9,8 @@ from evald.api import messages as m
 from evald.errors import InvalidArgument
 from evald.metrics.registry import handlers
 
+from tests.support import CALL
+
 # (prediction, reference, expected): string equality, by hand.
 CASES = [
     pytest.param("Paris", "Paris", 1.0, id="same"),
@@ -34,7 +36,7 @@ def evaluate(pairs: list[tuple[str, str]]) -> list[float]:
         instances=[m.ExactMatchInstance(prediction=p, reference=r) for p, r in pairs],
     )
     result = asyncio.run(
-        handlers()["exact_match_input"].evaluate(metric_input, "exact_match_input")
+        handlers()["exact_match_input"].evaluate(metric_input, "exact_match_input", CALL)
     )
     values = result.exact_match_metric_values
     assert all(v.HasField("score") for v in values)
@@ -69,13 +71,15 @@ def test_missing_field_is_rejected_by_path(instance: object, field: str) -> None
         instances=[m.ExactMatchInstance(prediction="a", reference="a"), instance]
     )
     with pytest.raises(InvalidArgument) as raised:
-        asyncio.run(handlers()["exact_match_input"].evaluate(metric_input, "exact_match_input"))
+        asyncio.run(
+            handlers()["exact_match_input"].evaluate(metric_input, "exact_match_input", CALL)
+        )
     assert [v.field for v in raised.value.violations] == [field]
 
 
 def test_no_instances_is_rejected() -> None:
     with pytest.raises(InvalidArgument) as raised:
         asyncio.run(
-            handlers()["exact_match_input"].evaluate(m.ExactMatchInput(), "exact_match_input")
+            handlers()["exact_match_input"].evaluate(m.ExactMatchInput(), "exact_match_input", CALL)
         )
     assert raised.value.violations[0].field == "exact_match_input.instances"

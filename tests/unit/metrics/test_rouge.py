@@ -20,6 +20,8 @@ from evald.metrics.rouge import DEFAULT_ROUGE_TYPE, ROUGE_TYPES
 from evald.metrics.text.sentences import split_sentences
 from rouge_score import rouge_scorer
 
+from tests.support import CALL
+
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "rouge"
 
 CAT = ("the cat sat on the mat", "the cat is on the mat")  # (prediction, reference)
@@ -170,7 +172,7 @@ def evaluate(pairs: list[tuple[str, str]], **spec: Any) -> list[float]:
         metric_spec=m.RougeSpec(**spec),
         instances=[m.RougeInstance(prediction=p, reference=r) for p, r in pairs],
     )
-    result = asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input"))
+    result = asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input", CALL))
     values = result.rouge_metric_values
     assert all(v.HasField("score") for v in values)
     return [v.score for v in values]
@@ -240,7 +242,7 @@ def test_unknown_rouge_type_is_rejected_naming_allowed_values(bad: str) -> None:
         instances=[m.RougeInstance(prediction="a", reference="a")],
     )
     with pytest.raises(InvalidArgument) as raised:
-        asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input"))
+        asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input", CALL))
     (violation,) = raised.value.violations
     assert violation.field == "rouge_input.metric_spec.rouge_type"
     assert repr(bad) in violation.description
@@ -250,7 +252,7 @@ def test_unknown_rouge_type_is_rejected_naming_allowed_values(bad: str) -> None:
 def test_missing_prediction_is_rejected() -> None:
     metric_input = m.RougeInput(instances=[m.RougeInstance(reference="a")])
     with pytest.raises(InvalidArgument) as raised:
-        asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input"))
+        asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input", CALL))
     assert raised.value.violations[0].field == "rouge_input.instances[0].prediction"
 
 
@@ -369,5 +371,5 @@ def test_splitter_time_limit_is_an_invalid_argument_naming_the_field() -> None:
         mock.patch("evald.metrics.rouge.split_sentences", slow),
         pytest.raises(InvalidArgument) as raised,
     ):
-        asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input"))
+        asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input", CALL))
     assert raised.value.violations[0].field == "rouge_input.instances[1].reference"

@@ -14,6 +14,8 @@ from evald.metrics.registry import handlers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support import CALL
+
 
 def payload(*calls: tuple[str, Any], content: str = "") -> str:
     """A payload JSON string; each call is (name, arguments); arguments None leaves the key out."""
@@ -49,7 +51,7 @@ def evaluate(metric: str, pairs: list[dict[str, str]], **spec: Any) -> list[floa
         metric_spec=spec_cls(**spec), instances=[instance_cls(**pair) for pair in pairs]
     )
     handler = handlers()[f"{metric}_input"]
-    result = asyncio.run(handler.evaluate(metric_input, f"{metric}_input"))
+    result = asyncio.run(handler.evaluate(metric_input, f"{metric}_input", CALL))
     (values,) = [getattr(result, f.name) for f in result.DESCRIPTOR.fields]
     assert all(v.HasField("score") for v in values)
     return [v.score for v in values]

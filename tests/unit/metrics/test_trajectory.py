@@ -14,6 +14,8 @@ from evald.metrics.registry import handlers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support import CALL
+
 Call = tuple[str, Any]  # (tool_name, tool_input); a non-str input is JSON-encoded, None = unset
 
 
@@ -39,7 +41,7 @@ METRICS = list(COMPARED)
 
 
 def evaluate_input(field: str, metric_input: Any) -> list[float]:
-    result = asyncio.run(handlers()[field].evaluate(metric_input, field))
+    result = asyncio.run(handlers()[field].evaluate(metric_input, field, CALL))
     (values,) = [getattr(result, f.name) for f in result.DESCRIPTOR.fields]
     assert all(v.HasField("score") for v in values)
     return [v.score for v in values]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from evald.app import App
 from evald.config import Settings
 from evald_client.cli import build_parser
 
@@ -106,3 +107,43 @@ def test_example_config_is_valid() -> None:
     settings = Settings.load({"config": example}, env={})
     assert settings.http_port == 8080
     assert settings.metrics_port == 9090
+
+
+JUDGES_TOML = """
+port = 6002
+
+[judges]
+default_judge = "local"
+
+[judges.local]
+backend = "openai"
+model = "qwen2.5:7b"
+base_url = "http://127.0.0.1:11434/v1"
+
+[judges.cache]
+enabled = false
+"""
+
+
+def test_judges_table(tmp_path: Path) -> None:
+    settings = Settings.load({"config": write(tmp_path, JUDGES_TOML), "data_dir": tmp_path}, env={})
+    assert settings.judges == {
+        "default_judge": "local",
+        "local": {
+            "backend": "openai",
+            "model": "qwen2.5:7b",
+            "base_url": "http://127.0.0.1:11434/v1",
+        },
+        "cache": {"enabled": False},
+    }
+    config = App.build(settings, env={}).services.judges.runtime().config
+    assert (list(config.judges), config.default_judge, config.cache_enabled) == (
+        ["local"],
+        "local",
+        False,
+    )
+
+
+def test_judges_must_be_a_table(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="judges must be a table"):
+        Settings.load({"config": write(tmp_path, 'judges = "x"\n')}, env={})

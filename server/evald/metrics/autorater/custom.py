@@ -14,6 +14,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from evald import api
+from evald.call import Call
 from evald.errors import InvalidArgument
 from evald.metrics.autorater import engine, templates
 from evald.metrics.autorater.verdicts import OPEN
@@ -53,14 +54,14 @@ class PointwiseMetric(Handler):
     input_field = "pointwise_metric_input"
     result_field = "pointwise_metric_result"
 
-    async def evaluate(self, metric_input: Any, path: str) -> Message:
+    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
         spec = metric_input.metric_spec
         template = _template(spec, f"{path}.metric_spec")
         instance = _instance(metric_input, path)
         values = templates.instance_variables(instance, f"{path}.instance")
         prompt = templates.fill(template, values, _variables_path(instance, path))
         raw = _raw(spec)
-        outcome = await engine.pointwise(prompt, _system(spec), OPEN, strict=not raw)
+        outcome = await engine.pointwise(call, prompt, _system(spec), OPEN, strict=not raw)
         result = api.messages.PointwiseMetricResult(explanation=outcome.explanation)
         if outcome.score is not None:
             result.score = outcome.score
@@ -75,7 +76,7 @@ class PairwiseMetric(Handler):
     input_field = "pairwise_metric_input"
     result_field = "pairwise_metric_result"
 
-    async def evaluate(self, metric_input: Any, path: str) -> Message:
+    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
         spec = metric_input.metric_spec
         template = _template(spec, f"{path}.metric_spec")
         instance = _instance(metric_input, path)
@@ -84,7 +85,7 @@ class PairwiseMetric(Handler):
         candidate = spec.candidate_response_field_name or DEFAULT_CANDIDATE_FIELD
         baseline = spec.baseline_response_field_name or DEFAULT_BASELINE_FIELD
         prompt = templates.fill(template, values, where)  # validates before any judge call
-        plan = engine.sampling(_autorater_config())
+        plan = engine.sampling(call.autorater_config)
         if plan.flip:
             for name in (candidate, baseline):
                 if name not in values:
@@ -99,7 +100,7 @@ class PairwiseMetric(Handler):
             return templates.fill(template, swapped, where)
 
         raw = _raw(spec)
-        outcome = await engine.pairwise(render, _system(spec), strict=not raw)
+        outcome = await engine.pairwise(call, render, _system(spec), strict=not raw)
         result = api.messages.PairwiseMetricResult()
         if outcome.choice is not None:
             # The constructor takes the enum by name: BASELINE, CANDIDATE or TIE.
@@ -114,9 +115,3 @@ class PairwiseMetric(Handler):
 def _variables_path(instance: Any, path: str) -> str:
     which = instance.WhichOneof("instance") or "json_instance"
     return f"{path}.instance.{which}"
-
-
-def _autorater_config() -> Any | None:
-    from evald import judges
-
-    return judges.call.current().autorater_config

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from evald import judges
+from evald.call import Call
 from evald.errors import InvalidArgument
 from evald.judges import GenerationParams, JudgeRequest
 from evald.metrics.autorater import verdicts
@@ -108,6 +109,7 @@ class PairwiseOutcome:
 
 
 async def pointwise(
+    call: Call,
     prompt: str,
     system: str | None,
     scale: Scale,
@@ -119,7 +121,7 @@ async def pointwise(
     ``strict=False`` (raw output asked for) sends no response schema and keeps answers with no
     readable score: the caller then gets raw outputs, and a score only if some sample had one.
     """
-    plan = sampling(judges.call.current().autorater_config)
+    plan = sampling(call.autorater_config)
     request = JudgeRequest(prompt, system, scale.schema() if strict else None, plan.params)
 
     def read(text: str) -> Score | None:
@@ -130,7 +132,7 @@ async def pointwise(
         except judges.OutputError:
             return None
 
-    async with judges.session() as session:
+    async with call.judges.session(call) as session:
         target = session.runtime.resolve(plan.model)
         answers = await all_or_nothing(
             [session.ask(target, request, i, read) for i in range(plan.count)]
@@ -153,6 +155,7 @@ FLIPPED: LetterMap = {"A": "CANDIDATE", "B": "BASELINE", "SAME": "TIE"}
 
 
 async def pairwise(
+    call: Call,
     render: Callable[[bool], str],
     system: str | None,
     *,
@@ -164,7 +167,7 @@ async def pairwise(
     ``flipped``). With ``flip_enabled`` the odd-numbered samples (1, 3, ...) are flipped and their
     answers mapped back. ``choice`` is None only when ``strict`` is off and no answer was readable.
     """
-    plan = sampling(judges.call.current().autorater_config)
+    plan = sampling(call.autorater_config)
     schema = verdicts.PAIRWISE_SCHEMA if strict else None
     prompts = {flipped: render(flipped) for flipped in ({False, True} if plan.flip else {False})}
 
@@ -177,7 +180,7 @@ async def pairwise(
             return None
 
     flips = [plan.flip and i % 2 == 1 for i in range(plan.count)]
-    async with judges.session() as session:
+    async with call.judges.session(call) as session:
         target = session.runtime.resolve(plan.model)
         answers = await all_or_nothing(
             [

@@ -14,6 +14,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from evald import api
+from evald.call import Call
 from evald.errors import InvalidArgument
 from evald.metrics.autorater import rubrics, templates
 from evald.metrics.base import Handler
@@ -47,7 +48,7 @@ class RubricBasedInstructionFollowing(Handler):
     input_field = "rubric_based_instruction_following_input"
     result_field = "rubric_based_instruction_following_result"
 
-    async def evaluate(self, metric_input: Any, path: str) -> Message:
+    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
         instance = metric_input.instance
         where = f"{path}.instance.json_instance"
         if not metric_input.HasField("instance") or instance.WhichOneof("instance") is None:
@@ -56,7 +57,7 @@ class RubricBasedInstructionFollowing(Handler):
         prompt = _pick(values, PROMPT_KEYS, where)
         response = _pick(values, RESPONSE_KEYS, where)
         task = [rubrics.Section("User prompt", prompt)]
-        judged = await RECIPE.judge(task, [*task, rubrics.Section("Response", response)])
+        judged = await RECIPE.judge(call, task, [*task, rubrics.Section("Response", response)])
         result: Message = api.messages.RubricBasedInstructionFollowingResult(score=judged.score)
         out: Any = result
         for rubric, verdict in zip(judged.rubrics, judged.verdicts, strict=True):

@@ -13,6 +13,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from evald import api
+from evald.call import Call
 from evald.errors import FieldViolation, InvalidArgument
 from evald.metrics.autorater import engine
 from evald.metrics.autorater.verdicts import Scale
@@ -56,18 +57,20 @@ class PredefinedMetric(Handler):
     def definition(self) -> Definition:
         """What the judge checks; a class attribute in each concrete metric."""
 
-    async def evaluate(self, metric_input: Any, path: str) -> Message:
+    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
         d = self.definition
         fields = self.fields(metric_input, path)
         result = self.result_class()()
         out: Any = result  # the concrete result class is only known at run time
         outcome: engine.PairwiseOutcome | engine.PointwiseOutcome
         if d.scale is None:
-            outcome = await engine.pairwise(lambda flip: render_pairwise(d, fields, flip), None)
+            outcome = await engine.pairwise(
+                call, lambda flip: render_pairwise(d, fields, flip), None
+            )
             assert outcome.choice is not None  # strict mode: every sample was readable
             out.pairwise_choice = api.messages.PairwiseChoice.Value(outcome.choice)
         else:
-            outcome = await engine.pointwise(render_pointwise(d, fields), None, d.scale)
+            outcome = await engine.pointwise(call, render_pointwise(d, fields), None, d.scale)
             assert outcome.score is not None  # strict mode: every sample was readable
             out.score = outcome.score  # always set, 0.0 included
         out.explanation = outcome.explanation

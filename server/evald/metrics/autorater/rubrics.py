@@ -28,7 +28,8 @@ from typing import Any
 
 from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
-from evald import api, judges
+from evald import api
+from evald.call import Call
 from evald.judges import JudgeRequest
 from evald.judges.output import OutputError, json_object, lookup
 from evald.metrics.autorater import engine
@@ -235,6 +236,7 @@ def make_rubrics(items: Sequence[tuple[str, str | None]]) -> list[Any]:
 
 
 async def generate(
+    call: Call,
     prompt: str,
     *,
     system: str | None = None,
@@ -243,9 +245,9 @@ async def generate(
 ) -> list[Any]:
     """Ask the judge for rubrics (one sample); ``config`` (an AutoraterConfig) overrides the
     current one for this call (``RubricGenerationSpec.model_config``)."""
-    plan = engine.sampling(config if config is not None else judges.call.current().autorater_config)
+    plan = engine.sampling(config if config is not None else call.autorater_config)
     request = JudgeRequest(prompt, system, GENERATION_SCHEMA, plan.params)
-    async with judges.session() as session:
+    async with call.judges.session(call) as session:
         target = session.runtime.resolve(plan.model)
         answer = await session.ask(target, request, 0, lambda t: read_rubrics(t, ontology))
     return make_rubrics(answer.value)
@@ -375,11 +377,13 @@ def combine(samples: Sequence[Sequence[Verdict]]) -> list[Verdict]:
     return combined
 
 
-async def critique(prompt: str, count: int, *, system: str | None = None) -> list[Verdict]:
+async def critique(
+    call: Call, prompt: str, count: int, *, system: str | None = None
+) -> list[Verdict]:
     """The combined verdicts on ``count`` rubrics (``sampling_count`` samples of ``prompt``)."""
-    plan = engine.sampling(judges.call.current().autorater_config)
+    plan = engine.sampling(call.autorater_config)
     request = JudgeRequest(prompt, system, CRITIQUE_SCHEMA, plan.params)
-    async with judges.session() as session:
+    async with call.judges.session(call) as session:
         target = session.runtime.resolve(plan.model)
         answers = await engine.all_or_nothing(
             [
@@ -451,20 +455,21 @@ class Recipe:
         return generation_prompt(self.focus, sections, guidelines=guidelines, count=self.count)
 
     async def generate(
-        self, sections: Sequence[Section], guidelines: Sequence[str] = ()
+        self, call: Call, sections: Sequence[Section], guidelines: Sequence[str] = ()
     ) -> list[Any]:
         """This recipe's rubrics for the inputs in ``sections``."""
-        return await generate(self.generation_prompt(sections, guidelines))
+        return await generate(call, self.generation_prompt(sections, guidelines))
 
     async def judge(
         self,
+        call: Call,
         generation: Sequence[Section],
         critique_sections: Sequence[Section],
         guidelines: Sequence[str] = (),
     ) -> Judged:
         """Generate the rubrics from ``generation``, then judge ``critique_sections`` by them."""
-        rubrics = await self.generate(generation, guidelines)
+        rubrics = await self.generate(call, generation, guidelines)
         verdicts = await critique(
-            critique_prompt(critique_sections, rubrics, self.note), len(rubrics)
+            call, critique_prompt(critique_sections, rubrics, self.note), len(rubrics)
         )
         return Judged(rubrics, verdicts)

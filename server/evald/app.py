@@ -1,0 +1,78 @@
+"""The composition root: one place where a server's parts are built and wired together.
+
+``App.build(settings)`` makes the judges, the custom-code sandbox, the registered-metric store,
+the evaluator and the dataset jobs; the gRPC server (:func:`evald.server.start`), the in-process
+HTTP gateway (through the same gRPC handlers), ``evald evaluate --local`` and the tests all use
+it. Nothing here is found through a global: every part gets what it needs passed in.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from evald.call import Services
+from evald.config import Settings
+from evald.jobs.operations import OperationsService
+from evald.jobs.runner import JobRunner
+from evald.judges.runtime import Judges
+from evald.metric_api import service as metric_registry
+from evald.ops.limits import RequestLimits
+from evald.service import Evaluator, GrpcEvaluationService
+
+
+@dataclass
+class App:
+    """One server's parts."""
+
+    settings: Settings
+    services: Services
+    evaluator: Evaluator
+    jobs: OperationsService
+    """Dataset jobs: ``EvaluateDataset`` and the Operations service (runner started by
+    :meth:`start`)."""
+
+    @classmethod
+    def build(cls, settings: Settings, env: Mapping[str, str] | None = None) -> App:
+        """The parts ``settings`` describe. ``env`` (default: the process environment) is where
+        the judge configuration reads ``EVALD_JUDGE_*`` overrides and the judges' key
+        variables, whenever it is (re)loaded."""
+        judges = Judges(settings.judge_config, settings.judges, os.environ if env is None else env)
+        services = Services(
+            judges, metric_registry.sandbox(settings), metric_registry.store(settings)
+        )
+        evaluator = Evaluator(services)
+        runner = JobRunner(
+            settings.data_root(),
+            evaluator.evaluate_instances,
+            concurrency=settings.job_concurrency,
+            max_jobs=settings.max_running_jobs,
+        )
+        return cls(settings, services, evaluator, OperationsService(runner))
+
+    def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
+        """The generic handlers of every service: EvaluationService (each API version),
+        MetricRegistry and Operations."""
+        evaluation = GrpcEvaluationService(
+            self.evaluator,
+            self.jobs.evaluate_dataset_handler,
+            RequestLimits.from_settings(self.settings),
+        )
+        store = self.services.store
+        registry = [] if store is None else [metric_registry.Registry(store).handler()]
+        return [*evaluation.method_handlers(), *registry, *self.jobs.handlers()]
+
+    async def start(self) -> None:
+        """Resume the dataset jobs a stopped or killed process left unfinished."""
+        await self.jobs.runner.start()
+
+    async def aclose(self) -> None:
+        """Stop the dataset jobs (unfinished ones stay stored and resume on the next start) and
+        close the judges' connections and cache."""
+        await self.jobs.runner.stop()
+        await self.services.judges.aclose()
+        self.services.judges.close()
