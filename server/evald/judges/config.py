@@ -31,17 +31,17 @@ Without a file, ``EVALD_JUDGE_BACKEND`` / ``EVALD_JUDGE_MODEL`` / ``EVALD_JUDGE_
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
+from evald.judges.backends import backends
 from evald.judges.retry import RetryPolicy
+from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag, short_model_name
 from evald.tables import read_table
 
-BACKENDS = ("gemini", "openai")
+__all__ = ["ConfigError", "JudgeSpec", "JudgesConfig", "Secret", "load", "short_model_name"]
 HOW_TO_CONFIGURE = (
     "configure a judge: point --judge-config (EVALD_JUDGE_CONFIG) at a TOML/JSON judge config "
     "file, add a [judges] table to the server config file, or set EVALD_JUDGE_BACKEND "
@@ -49,54 +49,6 @@ HOW_TO_CONFIGURE = (
     "an OpenAI-compatible server) before starting evald"
 )
 _OFF = ("0", "false", "no", "off")
-_ON = ("1", "true", "yes", "on")
-
-
-class ConfigError(Exception):
-    """The judge configuration is invalid; the message says what to fix (never a secret)."""
-
-
-class Secret:
-    """A credential that never shows up in a repr, str or log line."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        """The secret itself, for the SDK call only."""
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret('***')"
-
-    __str__ = __repr__
-
-
-@dataclass(frozen=True)
-class JudgeSpec:
-    """One ``[judges.<name>]`` entry."""
-
-    name: str
-    backend: str
-    model: str
-    models: tuple[str, ...] = ()
-    base_url: str | None = None
-    api_key: Secret | None = field(default=None, compare=False)
-    vertex: bool = False
-    project: str | None = None
-    location: str | None = None
-    api_version: str | None = None
-    max_concurrency: int = 8
-    structured_output: bool = True
-    """Ask for JSON matching a schema (Gemini ``responseJsonSchema``, OpenAI ``json_schema``)."""
-
-    def serves(self, model: str) -> bool:
-        """Whether a request naming ``model`` (short form) goes to this judge."""
-        return model in (self.name, self.model) or any(
-            fnmatchcase(model, pattern) for pattern in self.models
-        )
 
 
 @dataclass(frozen=True)
@@ -126,16 +78,6 @@ class JudgesConfig:
                 return spec, (spec.model if short == spec.name else short)
         accepted = sorted({n for s in self.judges.values() for n in (s.model, *s.models)})
         raise LookupError(f"no configured judge serves model '{short}'; accepted: {accepted}")
-
-
-_RESOURCE = re.compile(r"^(?:.*/)?models/(?P<name>[^/]+)$")
-
-
-def short_model_name(name: str) -> str:
-    """The model id of a resource name: ``projects/p/.../models/gemini-2.5-flash`` -> the id."""
-    name = name.strip()
-    match = _RESOURCE.match(name)
-    return match["name"] if match else name
 
 
 def default_cache_path(env: Mapping[str, str]) -> Path:
@@ -221,7 +163,7 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         raise ConfigError(f"judge config ({source}): {exc}") from None
     if timeout <= 0:
         raise ConfigError("timeout_seconds must be positive")
-    cache_enabled = _bool(cache_raw.get("enabled", True), "cache.enabled")
+    cache_enabled = flag(cache_raw.get("enabled", True), "cache.enabled")
     cache_path = Path(cache_raw["path"]) if cache_raw.get("path") else default_cache_path(env)
     override = env.get("EVALD_JUDGE_CACHE", "").strip()
     if override.lower() in _OFF:
@@ -245,30 +187,20 @@ def _table(raw: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value
 
 
-def _bool(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if str(value).lower() in _ON:
-        return True
-    if str(value).lower() in _OFF:
-        return False
-    raise ConfigError(f"{name} must be true or false, got {value!r}")
-
-
-_JUDGE_KEYS = {
-    "backend",
-    "model",
-    "models",
-    "base_url",
-    "api_key_env",
-    "api_key_file",
-    "vertex",
-    "project",
-    "location",
-    "api_version",
-    "max_concurrency",
-    "structured_output",
-}
+COMMON_KEYS = frozenset(
+    {
+        "backend",
+        "model",
+        "models",
+        "base_url",
+        "api_key_env",
+        "api_key_file",
+        "api_version",
+        "max_concurrency",
+        "structured_output",
+    }
+)
+"""Keys every judge entry may have; a backend adds its own (``JudgeBackend.keys``)."""
 
 
 def _judge(name: str, entry: Any, env: Mapping[str, str]) -> JudgeSpec:
@@ -280,19 +212,22 @@ def _judge(name: str, entry: Any, env: Mapping[str, str]) -> JudgeSpec:
             f"{where}.api_key: keys are not read from the config file; "
             "use api_key_env (an environment variable name) or api_key_file"
         )
-    unknown = sorted(set(entry) - _JUDGE_KEYS)
+    known = backends()
+    backend = known.get(str(entry.get("backend", "")).lower())
+    if backend is None:
+        raise ConfigError(
+            f"{where}.backend must be one of {sorted(known)}, got {entry.get('backend')!r}"
+        )
+    allowed = COMMON_KEYS | backend.keys
+    unknown = sorted(set(entry) - allowed)
     if unknown:
-        raise ConfigError(f"{where}: unknown keys {unknown}; known: {sorted(_JUDGE_KEYS)}")
-    backend = str(entry.get("backend", "")).lower()
-    if backend not in BACKENDS:
-        raise ConfigError(f"{where}.backend must be one of {list(BACKENDS)}, got {backend!r}")
+        raise ConfigError(f"{where}: unknown keys {unknown}; known: {sorted(allowed)}")
     model = str(entry.get("model", "")).strip()
     if not model:
         raise ConfigError(f"{where}.model is required")
     models = entry.get("models", [])
     if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
         raise ConfigError(f"{where}.models must be a list of model names")
-    vertex = _bool(entry.get("vertex", False), f"{where}.vertex")
     try:
         concurrency = int(entry.get("max_concurrency", 8))
     except (TypeError, ValueError):
@@ -300,33 +235,17 @@ def _judge(name: str, entry: Any, env: Mapping[str, str]) -> JudgeSpec:
     if concurrency < 1:
         raise ConfigError(f"{where}.max_concurrency must be at least 1")
     api_key = _secret(where, entry, env)
-    if backend == "gemini" and api_key is None and not vertex:
-        raise ConfigError(
-            f"{where}: the Gemini API needs a key (api_key_env / api_key_file), "
-            "or set vertex = true with project and location for Vertex AI credentials"
-        )
-    if (
-        backend == "gemini"
-        and vertex
-        and api_key is None
-        and not (entry.get("project") and entry.get("location"))
-    ):
-        raise ConfigError(f"{where}: Vertex mode needs project and location (or an API key)")
-    if backend == "openai" and not entry.get("base_url"):
-        raise ConfigError(f"{where}.base_url is required for the openai backend")
     return JudgeSpec(
         name=name,
-        backend=backend,
+        backend=backend.name,
         model=model,
         models=tuple(short_model_name(m) for m in models),
         base_url=str(entry["base_url"]).rstrip("/") if entry.get("base_url") else None,
         api_key=api_key,
-        vertex=vertex,
-        project=entry.get("project") or None,
-        location=entry.get("location") or None,
         api_version=entry.get("api_version") or None,
         max_concurrency=concurrency,
-        structured_output=_bool(entry.get("structured_output", True), f"{where}.structured_output"),
+        structured_output=flag(entry.get("structured_output", True), f"{where}.structured_output"),
+        options=backend.options(where, entry, api_key),
     )
 
 

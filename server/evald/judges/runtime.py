@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import httpx
 
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
+from evald.judges.backends import backends
 from evald.judges.base import Judge, JudgeCallError, JudgeRequest, JudgeTimeout, RejectedError
 from evald.judges.cache import JudgeCache, cache_key
 from evald.judges.config import HOW_TO_CONFIGURE, ConfigError, JudgesConfig, JudgeSpec, load
@@ -262,15 +263,7 @@ class _Client:
         # Timeouts are enforced per call; this client only pools connections.
         limits = httpx.Limits(max_keepalive_connections=max(20, spec.max_concurrency))
         self.http = httpx.AsyncClient(timeout=None, limits=limits)
-        self.judge: Judge
-        if spec.backend == "gemini":
-            from evald.judges.gemini import GeminiJudge
-
-            self.judge = GeminiJudge(spec, self.http)
-        else:
-            from evald.judges.openai_compat import OpenAICompatJudge
-
-            self.judge = OpenAICompatJudge(spec, self.http)
+        self.judge: Judge = backends()[spec.backend].client(spec, self.http)
 
 
 class Session:

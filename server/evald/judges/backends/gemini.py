@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from evald.judges.backends import JudgeBackend
 from evald.judges.base import (
     JudgeCallError,
     JudgeRequest,
@@ -15,10 +18,43 @@ from evald.judges.base import (
     TransientError,
     classify_http,
 )
-from evald.judges.config import JudgeSpec
+from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag
 
 _credentials: dict[str, Any] = {}
 """Vertex application-default credentials, loaded once per judge name (loading is slow)."""
+
+
+@dataclass(frozen=True)
+class GeminiOptions:
+    """A Gemini judge's own settings."""
+
+    vertex: bool = False
+    """Vertex AI instead of the Gemini API."""
+    project: str | None = None
+    location: str | None = None
+
+
+class Gemini(JudgeBackend):
+    """The Gemini API (a key) or Vertex AI (a key, or application-default credentials)."""
+
+    name = "gemini"
+    keys = frozenset({"vertex", "project", "location"})
+
+    def options(
+        self, where: str, entry: Mapping[str, Any], api_key: Secret | None
+    ) -> GeminiOptions:
+        vertex = flag(entry.get("vertex", False), f"{where}.vertex")
+        if api_key is None and not vertex:
+            raise ConfigError(
+                f"{where}: the Gemini API needs a key (api_key_env / api_key_file), "
+                "or set vertex = true with project and location for Vertex AI credentials"
+            )
+        if vertex and api_key is None and not (entry.get("project") and entry.get("location")):
+            raise ConfigError(f"{where}: Vertex mode needs project and location (or an API key)")
+        return GeminiOptions(vertex, entry.get("project") or None, entry.get("location") or None)
+
+    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> GeminiJudge:
+        return GeminiJudge(spec, http)
 
 
 class GeminiJudge:
@@ -39,16 +75,17 @@ class GeminiJudge:
             httpx_async_client=http,  # ours: pooled and closed by the judge runtime, not the GC
         )
         key = spec.api_key.reveal() if spec.api_key else None
-        if spec.vertex and key is None:
+        own: GeminiOptions = spec.options
+        if own.vertex and key is None:
             self._client = genai.Client(
                 vertexai=True,
-                project=spec.project,
-                location=spec.location,
+                project=own.project,
+                location=own.location,
                 credentials=_vertex_credentials(spec),
                 http_options=options,
             )
         else:
-            self._client = genai.Client(vertexai=spec.vertex, api_key=key, http_options=options)
+            self._client = genai.Client(vertexai=own.vertex, api_key=key, http_options=options)
 
     async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
         types = self._types

@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
+from evald.judges.backends import JudgeBackend
 from evald.judges.base import JudgeRequest, JudgeTimeout, TransientError, classify_http
-from evald.judges.config import JudgeSpec
+from evald.judges.spec import ConfigError, JudgeSpec, Secret
 
 NO_KEY = "unused"
 """Sent when no key is configured: local servers (vLLM, Ollama) ignore it, the SDK needs one."""
+
+
+class OpenAICompatible(JudgeBackend):
+    """Any OpenAI-compatible chat completions endpoint."""
+
+    name = "openai"
+
+    def options(self, where: str, entry: Mapping[str, Any], api_key: Secret | None) -> None:
+        if not entry.get("base_url"):
+            raise ConfigError(f"{where}.base_url is required for the openai backend")
+
+    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> OpenAICompatJudge:
+        return OpenAICompatJudge(spec, http)
 
 
 class OpenAICompatJudge:
