@@ -1,4 +1,5 @@
-"""The exceptions handlers raise, and their conversion to a gRPC status in one place.
+"""The exceptions handlers raise, their conversion to a gRPC status, and how a status travels
+(code, message and the ``grpc-status-details-bin`` trailer): one place for both directions.
 
 EvalError                  base; carries a gRPC status code and a message
 ├── InvalidArgument        caller's input is wrong; names the field path (BadRequest detail)
@@ -13,7 +14,8 @@ EvalError                  base; carries a gRPC status code and a message
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
@@ -131,3 +133,38 @@ class DeadlineExceeded(EvalError):
 def internal_status(message: str = "internal error") -> status_pb2.Status:
     """The status for an unexpected failure: no stack trace or internals leak to the caller."""
     return status_pb2.Status(code=code_pb2.INTERNAL, message=message)
+
+
+# How a status travels -----------------------------------------------------------------------
+
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+"""The trailer that carries the whole ``google.rpc.Status`` (with its details)."""
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def grpc_code(number: int) -> grpc.StatusCode:
+    """The gRPC code of a ``google.rpc.Status.code`` number (UNKNOWN if out of range)."""
+    return _CODES.get(number, grpc.StatusCode.UNKNOWN)
+
+
+def trailer(status: status_pb2.Status) -> tuple[tuple[str, bytes], ...]:
+    """The trailing metadata that carries ``status`` to the caller."""
+    return ((STATUS_DETAILS_KEY, status.SerializeToString()),)
+
+
+def status_from(
+    code: grpc.StatusCode, details: str, trailing: Iterable[tuple[str, Any]] = ()
+) -> status_pb2.Status:
+    """The status a call ended with: the details trailer when it matches ``code``, else the
+    code and message alone."""
+    for key, value in trailing:
+        if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            if status.code == code.value[0]:
+                return status
+    return status_pb2.Status(code=code.value[0], message=details)
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> None:
+    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
+    await context.abort(grpc_code(status.code), status.message, trailing_metadata=trailer(status))

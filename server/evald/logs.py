@@ -67,7 +67,7 @@ RequestRecord = tuple[float, str, str, int, str, float]
 def request_line(method: str, metric: str, instances: int, code: str, ms: float) -> None:
     """The one log line written per request, written now. It names the call, never its
     contents: requests carry user data (prompts, answers) that must not end up in logs.
-    (EvaluateInstances calls go through :mod:`evald.calls`, which writes theirs in batches.)"""
+    (RPCs go through :mod:`evald.ops.calls`, which writes theirs in batches.)"""
     request_lines([(time.time(), method, metric, instances, code, ms / 1000)])
 
 

@@ -1,63 +1,30 @@
-"""The one gRPC call skeleton (parse -> serve -> record -> abort) and the one owner of the
-mapping between a ``google.rpc.Status`` and a gRPC status with its details trailer.
+"""The one gRPC call skeleton: parse -> serve -> record -> abort.
 
 Every unary RPC evald serves (EvaluationService, MetricRegistry, Operations) goes through
 :func:`unary_handler`: a request that does not parse is INVALID_ARGUMENT, an
 :class:`~evald.errors.EvalError` becomes its status, anything else INTERNAL (logged, nothing
-leaks), and every call is recorded once (:func:`evald.calls.record`: its request log line and
-its ``evald_requests_total`` / ``evald_request_seconds`` figures).
+leaks), and every call is recorded once (:func:`evald.ops.calls.record`: its request log line and
+its ``evald_requests_total`` / ``evald_request_seconds`` figures). The status travels as
+:func:`evald.errors.abort` puts it.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
 import grpc
 from google.protobuf.message import Message
-from google.rpc import status_pb2
 
-from evald import calls
-from evald.errors import EvalError, InvalidArgument, internal_status
+from evald.errors import EvalError, InvalidArgument, abort, internal_status
+from evald.ops import calls
 
 log = logging.getLogger(__name__)
 
 Request = TypeVar("Request")
 Context = grpc.aio.ServicerContext[Any, Any]
-
-STATUS_DETAILS_KEY = "grpc-status-details-bin"
-"""The trailer that carries the whole ``google.rpc.Status`` (with its details)."""
-_CODES = {code.value[0]: code for code in grpc.StatusCode}
-
-
-def grpc_code(number: int) -> grpc.StatusCode:
-    """The gRPC code of a ``google.rpc.Status.code`` number (UNKNOWN if out of range)."""
-    return _CODES.get(number, grpc.StatusCode.UNKNOWN)
-
-
-def trailer(status: status_pb2.Status) -> tuple[tuple[str, bytes], ...]:
-    """The trailing metadata that carries ``status`` to the caller."""
-    return ((STATUS_DETAILS_KEY, status.SerializeToString()),)
-
-
-def status_from(
-    code: grpc.StatusCode, details: str, trailing: Iterable[tuple[str, Any]] = ()
-) -> status_pb2.Status:
-    """The status a call ended with: the details trailer when it matches ``code``, else the
-    code and message alone."""
-    for key, value in trailing:
-        if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
-            status = status_pb2.Status.FromString(value)
-            if status.code == code.value[0]:
-                return status
-    return status_pb2.Status(code=code.value[0], message=details)
-
-
-async def abort(context: Context, status: Any) -> None:
-    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
-    await context.abort(grpc_code(status.code), status.message, trailing_metadata=trailer(status))
 
 
 def parse(request_class: type[Request], raw: bytes) -> Request:

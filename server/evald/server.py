@@ -18,11 +18,11 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from evald import api, calls, logs, reflection
+from evald import api, logs, reflection
 from evald import jobs as dataset_jobs
 from evald.app import App
 from evald.config import Settings
-from evald.ops import auth, telemetry, tracing
+from evald.ops import auth, calls, telemetry, tracing
 from evald.ops.interceptor import Guard, GuardInterceptor
 from evald.scoring import configure_scoring, shutdown_scoring, warm_scoring_pool
 

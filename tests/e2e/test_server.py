@@ -15,8 +15,8 @@ from typing import Any
 
 import grpc
 import pytest
-from evald import calls
 from evald.config import Settings
+from evald.ops import calls
 from evald.server import start
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 

@@ -18,8 +18,7 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from evald import rpc
-from evald.errors import internal_status
+from evald.errors import internal_status, status_from
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +149,7 @@ class GrpcBackend:
 
 def _status_of(error: grpc.aio.AioRpcError) -> status_pb2.Status:
     trailing: Any = error.trailing_metadata() or ()
-    return rpc.status_from(error.code(), error.details() or "", trailing)
+    return status_from(error.code(), error.details() or "", trailing)
 
 
 class _CallDetails:
@@ -181,7 +180,7 @@ class LocalContext:
         self, code: grpc.StatusCode, details: str, trailing: Sequence[tuple[str, Any]] = ()
     ) -> status_pb2.Status:
         """The status a real call would carry: the details trailer if present, else code+text."""
-        return rpc.status_from(code, details, [*trailing, *self._trailing])
+        return status_from(code, details, [*trailing, *self._trailing])
 
     async def abort(
         self, code: grpc.StatusCode, details: str = "", trailing_metadata: Any = ()

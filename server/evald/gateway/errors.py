@@ -9,7 +9,7 @@ import grpc
 from google.protobuf import json_format
 from google.rpc import status_pb2
 
-from evald.rpc import grpc_code
+from evald.errors import grpc_code
 
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.OK: 200,

@@ -13,9 +13,8 @@ from typing import Any
 
 import grpc
 
-from evald import calls, rpc
-from evald.errors import EvalError
-from evald.ops import telemetry, tracing
+from evald.errors import EvalError, abort
+from evald.ops import calls, telemetry, tracing
 from evald.ops.auth import ANONYMOUS, KeyStore, Principal, Unauthenticated
 from evald.ops.limits import Concurrency, LimitExceeded
 
@@ -117,7 +116,7 @@ def _guarded_unary(
 
 async def _refuse(context: Any, method: str, error: EvalError) -> None:
     calls.record(method, "none", 0, error.code.name, 0.0)
-    await rpc.abort(context, error.to_status())
+    await abort(context, error.to_status())
 
 
 def _refusal(handler: Any, method: str, error: EvalError) -> Any:

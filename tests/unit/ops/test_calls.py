@@ -10,8 +10,8 @@ import logging
 from collections.abc import Iterator
 
 import pytest
-from evald import calls, logs
-from evald.ops import telemetry
+from evald import logs
+from evald.ops import calls, telemetry
 from prometheus_client import REGISTRY
 
 
