@@ -316,7 +316,7 @@ def evald_server(*flags: str, workers: int = 0) -> Iterator[tuple[int, int, int]
     ports and the server's process id (its workers and scoring processes descend from it)."""
     port, http_port = free_port(), free_port()
     command = [
-        *(sys.executable, "-m", "evald_client.cli", "serve"),
+        *(sys.executable, "-m", "evald.cli", "serve"),
         *("--port", str(port), "--http-port", str(http_port), "--workers", str(workers)),
         *flags,
     ]

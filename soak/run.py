@@ -263,7 +263,7 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
             "XDG_CACHE_HOME": tmp,
         }
         command = [
-            sys.executable, "-m", "evald_client.cli", "serve",
+            sys.executable, "-m", "evald.cli", "serve",
             "--port", str(ports["grpc"]), "--http-port", str(ports["http"]),
             "--metrics-port", str(ports["metrics"]), "--log-level", "WARNING",
             "--scoring-processes", "0",

@@ -1,4 +1,4 @@
-"""Python client and command-line interface for evald.
+"""Python client for evald (the `evald` command is :mod:`evald.cli`).
 
 >>> from evald_client import EvaluationClient
 >>> with EvaluationClient(target) as client:

@@ -8,6 +8,7 @@ back correctly as v1 messages.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from evald_proto.aiplatform.v1 import evaluation_service_pb2 as v1
@@ -18,6 +19,10 @@ from evald_proto.evald.v1 import operations_pb2 as operations
 messages = v1beta1
 """The message module every handler uses (the superset version)."""
 
+DEFAULT_LOCATION = "projects/evald/locations/local"
+"""The location of a dataset job whose request names none (and the CLI's default)."""
+LOCATION = re.compile(r"^projects/[^/]+/locations/[^/]+$")
+"""A location resource name, ``projects/P/locations/L``: the parent of jobs and metrics."""
 VERSIONS = {"v1beta1": v1beta1, "v1": v1}
 SERVICE_NAMES = {
     version: module.DESCRIPTOR.services_by_name["EvaluationService"].full_name

@@ -15,74 +15,96 @@ MAX_MESSAGE_LIMIT = 2**31 - 1
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
+def setting(default: Any, help: str, *, flag: str = "", group: str = "") -> Any:
+    """A field of :class:`Settings` with its help text: the one place a setting is described
+    (``evald serve --help`` is generated from it, with the default appended). ``flag``: the
+    command-line name when it is not ``--<name>``; ``group``: settings other commands share
+    (``http``: the gateway's)."""
+    return field(default=default, metadata={"help": help, "flag": flag, "group": group})
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Everything ``evald serve`` can be told; each field has an ``EVALD_<NAME>`` variable."""
+    """Everything ``evald serve`` can be told; each field has an ``EVALD_<NAME>`` variable and
+    a flag (see :func:`setting`)."""
 
-    host: str = "127.0.0.1"
-    port: int = 50051
-    max_message_bytes: int = 64 * 1024 * 1024
-    tls_cert: Path | None = None
-    tls_key: Path | None = None
-    grace_seconds: float = 10.0
-    reuse_port: bool = False
-    """Let several processes share the port (SO_REUSEPORT); off so a clash fails loudly."""
-    log_level: str = "INFO"
-    http_port: int | None = None
-    """Also serve the JSON/HTTP gateway on this port (0 for any); None: gRPC only."""
-    http_host: str | None = None
-    """Address the HTTP gateway listens on; None: the same as ``host``."""
-    max_http_body_bytes: int = 64 * 1024 * 1024
-    """Largest HTTP request body; a larger one is answered 413 (RESOURCE_EXHAUSTED)."""
-    workers: int = 1
-    """Server processes sharing the port (SO_REUSEPORT); 0: one per available core."""
-    pin_workers: bool = True
-    """With several workers, pin worker i to the i-th available core."""
-    scoring_processes: int | None = None
-    """Processes per server process that score large batches off the event loop; 0: a thread
-    instead; None: one per core of the machine (with --workers: of the supervisor's cores)."""
-    custom_code: bool = False
-    """Run ``custom_code_execution_spec`` / custom result parsers in the sandbox (off: refused)."""
-    custom_code_cpu_seconds: int = 5
-    custom_code_wall_seconds: float = 10.0
-    custom_code_memory_bytes: int = 512 * 1024 * 1024
-    data_dir: Path | None = None
-    """Where registered metrics (metrics.sqlite3) and dataset jobs (jobs.sqlite3, outputs/) are
-    kept; None: ~/.local/share/evald."""
-    job_concurrency: int = 16
-    """Rows of one dataset job scored at the same time."""
-    max_running_jobs: int = 2
-    """Dataset jobs run at the same time by one server process; more wait, QUEUED."""
-    # Operations (evald.ops): config file, authentication, limits, metrics, tracing.
-    config: Path | None = None
-    """TOML/JSON file of these settings (below ``EVALD_*`` variables and flags)."""
-    tls_client_ca: Path | None = None
-    """PEM CA bundle: require client certificates signed by it (mTLS, both transports)."""
-    auth_keys_file: Path | None = None
-    """TOML/JSON file of API keys; with it (or ``EVALD_API_KEYS``) every call needs a key."""
-    auth_open_health: bool = True
-    """Let the gRPC health service and ``/healthz`` answer without a key (probes send none)."""
-    auth_open_reflection: bool = False
-    """Let gRPC server reflection answer without a key."""
-    max_instances: int = 100_000
-    """Most instances in one request; more is INVALID_ARGUMENT naming the limit."""
-    max_template_bytes: int = 1024 * 1024
-    """Largest judge prompt template or system instruction (UTF-8 bytes)."""
-    max_code_bytes: int = 256 * 1024
-    """Largest custom-code function or result parser (UTF-8 bytes)."""
-    max_concurrent_per_key: int = 0
-    """Calls one API key (or, without auth, all callers together) may have in flight; more are
-    RESOURCE_EXHAUSTED; 0: no limit. A key's own ``max_concurrent`` entry wins."""
-    metrics_port: int | None = None
-    """Serve Prometheus metrics on this port (0 for any); None: not served."""
-    metrics_host: str | None = None
-    """Address the metrics endpoint listens on; None: the same as ``host``."""
-    tracing: bool = False
-    """Export OpenTelemetry spans (needs opentelemetry-sdk; OTLP if its exporter is installed)."""
+    host: str = setting("127.0.0.1", "address to listen on (:: or 0.0.0.0 for every interface)")
+    port: int = setting(50051, "port to listen on, 0 for any")
+    max_message_bytes: int = setting(64 * 1024 * 1024, "largest request or response")
+    tls_cert: Path | None = setting(None, "PEM certificate chain: serve TLS")
+    tls_key: Path | None = setting(None, "PEM private key for --tls-cert")
+    grace_seconds: float = setting(10.0, "how long in-flight calls may finish on SIGTERM/SIGINT")
+    reuse_port: bool = setting(
+        False, "share the port with other processes (SO_REUSEPORT); off so a clash fails loudly"
+    )
+    log_level: str = setting("INFO", "DEBUG, INFO, WARNING, ERROR or CRITICAL")
+    http_port: int | None = setting(
+        None, "also serve the JSON/HTTP gateway on this port (0 for any)", group="http"
+    )
+    http_host: str | None = setting(
+        None, "address the HTTP gateway listens on (default: --host)", group="http"
+    )
+    max_http_body_bytes: int = setting(
+        64 * 1024 * 1024, "largest HTTP request body; a larger one is answered 413", group="http"
+    )
+    workers: int = setting(
+        1, "server processes sharing the port (SO_REUSEPORT); 0: one per available core"
+    )
+    pin_workers: bool = setting(True, "with several workers, pin worker i to the i-th core")
+    scoring_processes: int | None = setting(
+        None,
+        "processes per server process that score large batches off the event loop; 0: a "
+        "thread instead (default: one per core; with --workers, per worker)",
+    )
+    custom_code: bool = setting(
+        False,
+        "run custom-code metrics and result parsers in the sandbox (refused when off)",
+        flag="--enable-custom-code",
+    )
+    custom_code_cpu_seconds: int = setting(5, "CPU seconds per custom-code run")
+    custom_code_wall_seconds: float = setting(10.0, "wall seconds per custom-code run")
+    custom_code_memory_bytes: int = setting(512 * 1024 * 1024, "address space per custom-code run")
+    data_dir: Path | None = setting(
+        None,
+        "where registered metrics and dataset jobs are kept (default: ~/.local/share/evald)",
+    )
+    job_concurrency: int = setting(16, "rows of one dataset job scored at the same time")
+    max_running_jobs: int = setting(2, "dataset jobs run at once by one process; more wait")
+    # Operations (evald.ops): config file, authentication, limits, metrics, tracing. API keys
+    # are never flags: a flag's value shows in ``ps`` and shell history.
+    config: Path | None = setting(
+        None, "TOML/JSON file of these settings (EVALD_* variables and flags win)"
+    )
+    tls_client_ca: Path | None = setting(
+        None, "PEM CA: require client certificates it signed (mTLS, both transports)"
+    )
+    auth_keys_file: Path | None = setting(
+        None, "TOML/JSON file of API keys; every call then needs one (also EVALD_API_KEYS)"
+    )
+    auth_open_health: bool = setting(
+        True, "serve the health service and /healthz without a key (probes send none)"
+    )
+    auth_open_reflection: bool = setting(False, "serve gRPC server reflection without a key")
+    max_instances: int = setting(100_000, "most instances in one request")
+    max_template_bytes: int = setting(
+        1024 * 1024, "largest judge prompt template or system instruction (UTF-8 bytes)"
+    )
+    max_code_bytes: int = setting(
+        256 * 1024, "largest custom-code function or result parser (UTF-8 bytes)"
+    )
+    max_concurrent_per_key: int = setting(
+        0, "calls one API key (or, without auth, all callers) may have in flight; 0: no limit"
+    )
+    metrics_port: int | None = setting(None, "serve Prometheus metrics on this port (0 for any)")
+    metrics_host: str | None = setting(
+        None, "address the metrics endpoint listens on (default: --host)"
+    )
+    tracing: bool = setting(False, "export OpenTelemetry spans (needs opentelemetry-sdk)")
     # Judges (evald.judges.config).
-    judge_config: Path | None = None
-    """TOML/JSON judge config file, watched: edits apply to the next judge call."""
-    judges: Mapping[str, Any] | None = field(default=None, compare=False, metadata={"flag": False})
+    judge_config: Path | None = setting(
+        None, "TOML/JSON judge config file, watched: edits apply to the next judge call"
+    )
+    judges: Mapping[str, Any] | None = field(default=None, compare=False, metadata={"flag": None})
     """The config file's ``[judges]`` table (a judge config file's content, each judge a
     sub-table); only the config file sets it: no flag, no variable."""
 

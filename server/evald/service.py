@@ -105,12 +105,12 @@ class GrpcEvaluationService:
         self,
         evaluator: Evaluator,
         dataset: Callable[[str], grpc.RpcMethodHandler[Any, Any]],
-        limits: RequestLimits | None = None,
+        limits: RequestLimits,
     ) -> None:
         self.evaluator = evaluator
         self.dataset = dataset
         """Builds the EvaluateDataset method handler from its method path (dataset jobs)."""
-        self.limits = limits or RequestLimits()
+        self.limits = limits
 
     def method_handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """Generic handlers serving EvaluationService for every API version."""

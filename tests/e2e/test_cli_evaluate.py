@@ -11,7 +11,7 @@ from typing import Any
 
 import grpc
 import pytest
-from evald_client.cli import main
+from evald.cli import main
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 
 from tests.support import ServerThread, serving, stub

@@ -22,7 +22,7 @@ EXPECTED = {"exactMatchResults": {"exactMatchMetricValues": [{"score": 1.0}]}}
 @contextmanager
 def evald(*args: str, wait_for: str) -> Iterator[tuple[subprocess.Popen[str], dict[str, Any]]]:
     """Run ``evald ARGS``; yields the process and the fields of its ``wait_for`` log line."""
-    code = "import sys; from evald_client.cli import main; sys.exit(main())"
+    code = "import sys; from evald.cli import main; sys.exit(main())"
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stderr=subprocess.PIPE,
@@ -85,7 +85,7 @@ def test_separate_gateway_process() -> None:
 
 
 def test_gateway_needs_an_http_port() -> None:
-    code = "import sys; from evald_client.cli import main; sys.exit(main())"
+    code = "import sys; from evald.cli import main; sys.exit(main())"
     done = subprocess.run(
         [sys.executable, "-c", code, "gateway", "--grpc-target", "127.0.0.1:1"],
         capture_output=True,

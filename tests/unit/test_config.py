@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from evald.cli import build_parser
 from evald.config import Settings
-from evald_client.cli import build_parser
 
 # The defaults docs/operations.md documents.
 DEFAULTS = {
@@ -129,7 +129,7 @@ def test_every_setting_has_a_flag() -> None:
     args = vars(build_parser().parse_args(["serve"]))
     del args["command"]
     assert set(args) == {
-        f.name for f in dataclasses.fields(Settings) if f.metadata.get("flag", True)
+        f.name for f in dataclasses.fields(Settings) if f.metadata.get("flag") is not None
     }
     assert all(v is None for v in args.values())  # unset flags never override the environment
 

@@ -35,7 +35,6 @@ METADATA_TYPE_URL = (
     "type.googleapis.com/" + api.messages.EvaluateDatasetOperationMetadata.DESCRIPTOR.full_name
 )
 NAME = re.compile(r"^projects/[^/]+/locations/[^/]+/operations/[^/]+$")
-PARENT = re.compile(r"^projects/[^/]+/locations/[^/]+$")
 MAX_PAGE = 100
 MAX_WAIT_SECONDS = 300.0
 """WaitOperation returns after this long even if neither a timeout nor a deadline is given."""
@@ -111,7 +110,7 @@ class OperationsService:
         return to_operation(await self.runner.get(_name(request.name)))
 
     async def list_operations(self, request: Any, context: Any) -> lro.ListOperationsResponse:
-        if not PARENT.match(request.name):
+        if not api.LOCATION.match(request.name):
             raise InvalidArgument("name", "must look like projects/P/locations/L")
         size = request.page_size if 0 < request.page_size <= MAX_PAGE else MAX_PAGE
         offset = int(request.page_token) if request.page_token.isdigit() else 0

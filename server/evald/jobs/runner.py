@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -49,8 +48,6 @@ FLUSH_ROWS = 200
 FLUSH_SECONDS = 0.2
 HEARTBEAT_SECONDS = 1.0
 STALE_SECONDS = 15.0
-DEFAULT_LOCATION = "projects/evald/locations/local"
-_LOCATION = re.compile(r"^projects/[^/]+/locations/[^/]+$")
 
 
 class JobRunner:
@@ -96,8 +93,8 @@ class JobRunner:
 
     async def submit(self, request: Any) -> Job:
         """Check an ``EvaluateDatasetRequest`` and store it as a QUEUED job; raises EvalError."""
-        location = request.location or DEFAULT_LOCATION
-        if not _LOCATION.match(location):
+        location = request.location or api.DEFAULT_LOCATION
+        if not api.LOCATION.match(location):
             raise InvalidArgument("location", "must look like projects/P/locations/L")
         if not len(request.metrics):
             raise InvalidArgument("metrics", "name at least one metric")

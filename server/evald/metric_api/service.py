@@ -23,7 +23,6 @@ from evald.sandbox import Limits, Sandbox
 from evald.store import MetricStore, StoredMetric
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MetricRegistry"].full_name
-PARENT = re.compile(r"^projects/[^/]+/locations/[^/]+$")
 NAME = re.compile(r"^(projects/[^/]+/locations/[^/]+)/evaluationMetrics/([^/]+)$")
 METRIC_ID = re.compile(r"^[a-z][a-z0-9-]{0,62}$")
 DB_FILE = "metrics.sqlite3"
@@ -93,7 +92,7 @@ class Registry:
         return response
 
     async def create_evaluation_metric(self, request: Any) -> Any:
-        if not PARENT.match(request.parent):
+        if not api.LOCATION.match(request.parent):
             raise InvalidArgument("parent", "must look like projects/P/locations/L")
         which = request.metric.WhichOneof("metric_spec") if request.HasField("metric") else None
         if which is None:
@@ -121,7 +120,7 @@ class Registry:
         return _message(await self._existing(request.name))
 
     async def list_evaluation_metrics(self, request: Any) -> Any:
-        if not PARENT.match(request.parent):
+        if not api.LOCATION.match(request.parent):
             raise InvalidArgument("parent", "must look like projects/P/locations/L")
         size = request.page_size if 0 < request.page_size <= MAX_PAGE else MAX_PAGE
         items = await self.store.list(

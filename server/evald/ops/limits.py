@@ -61,11 +61,11 @@ class LimitExceeded(ResourceExhausted):
 
 @dataclass(frozen=True)
 class RequestLimits:
-    """Size limits on one EvaluateInstancesRequest (defaults: the Settings defaults)."""
+    """Size limits on one EvaluateInstancesRequest (their defaults are the Settings')."""
 
-    max_instances: int = 100_000
-    max_template_bytes: int = 1024 * 1024
-    max_code_bytes: int = 256 * 1024
+    max_instances: int
+    max_template_bytes: int
+    max_code_bytes: int
 
     @classmethod
     def from_settings(cls, settings: Any) -> RequestLimits:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from evald.app import App
+from evald.cli import build_parser
 from evald.config import Settings
-from evald_client.cli import build_parser
 
 TOML = """
 host = "0.0.0.0"

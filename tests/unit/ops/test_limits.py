@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from evald.config import Settings
 from evald.errors import InvalidArgument
 from evald.ops.auth import Principal
 from evald.ops.limits import Concurrency, LimitExceeded, RequestLimits
@@ -138,7 +139,7 @@ def test_a_request_small_enough_to_fit_passes_the_check(
 
 
 def test_defaults_let_large_batches_through() -> None:
-    RequestLimits().check(exact(10_000))
+    RequestLimits.from_settings(Settings()).check(exact(10_000))
 
 
 def test_concurrency_per_principal() -> None:

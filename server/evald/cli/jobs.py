@@ -10,7 +10,12 @@ import json
 import sys
 from typing import Any
 
-DEFAULT_LOCATION = "projects/evald/locations/local"
+from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
+from evald_proto.evald.v1 import operations_pb2 as evald_ops
+from google.longrunning import operations_proto_pb2 as lro
+from google.protobuf import json_format
+
+from evald import api
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,17 +30,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub.add_argument("--server", required=True, metavar="ADDR", help="HOST:PORT of evald")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         if action == "list":
-            sub.add_argument("--location", default=DEFAULT_LOCATION, help="projects/P/locations/L")
+            sub.add_argument(
+                "--location", default=api.DEFAULT_LOCATION, help="projects/P/locations/L"
+            )
         else:
             sub.add_argument("name", help="operation name, or its ID in --location")
-            sub.add_argument("--location", default=DEFAULT_LOCATION, help="projects/P/locations/L")
+            sub.add_argument(
+                "--location", default=api.DEFAULT_LOCATION, help="projects/P/locations/L"
+            )
 
 
 def describe(operation: Any) -> dict[str, Any]:
     """An operation as plain data: name, state, progress, error or output."""
-    from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
-    from evald_proto.evald.v1 import operations_pb2 as evald_ops
-    from google.protobuf import json_format
 
     metadata = evald_ops.EvaluateDatasetOperationMetadata.FromString(operation.metadata.value)
     progress = metadata.progress
@@ -60,7 +66,6 @@ def describe(operation: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``evald jobs``; returns the exit code."""
     import grpc
-    from google.longrunning import operations_proto_pb2 as lro
 
     name = getattr(args, "name", "")
     if name and "/" not in name:

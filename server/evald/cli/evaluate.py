@@ -16,6 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
+from google.protobuf import json_format
+
+from evald.cli import report
+from evald.cli.progress import Progress
+from evald.errors import EvalError
+from evald.jobs import outputs, rows, sources
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_THRESHOLD = 0, 1, 2, 3
 SIMPLE_SPECS = {"exact_match": "exact_match_spec", "bleu": "bleu_spec", "rouge": "rouge_spec"}
 DEFAULT_OUTPUT = Path("evald-results")
@@ -70,8 +78,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_metric(text: str, aggregations: Sequence[str] = ()) -> Any:
     """A v1beta1 ``Metric`` from a ``--metric`` value; UsageError if it cannot be one."""
-    from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
-    from google.protobuf import json_format
 
     name, _, argument = text.partition(":")
     metric = m.Metric()
@@ -128,10 +134,6 @@ def parse_thresholds(values: Sequence[str], labels: Sequence[str]) -> dict[str, 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``evald evaluate``; returns the exit code."""
-    from evald.errors import EvalError
-    from evald.jobs import outputs, rows, sources
-
-    from evald_client import report
 
     try:
         if args.concurrency < 1:
@@ -182,9 +184,6 @@ class RunFailed(Exception):
 async def _score(
     args: argparse.Namespace, metrics: list[Any], labels: list[str], data: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    from evald.jobs import rows
-
-    from evald_client.progress import Progress
 
     evaluate, close = await _evaluator(args)
     results: list[dict[str, Any] | None] = [None] * len(data)
@@ -232,6 +231,7 @@ async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
 
         return remote, close_channel
 
+    # Only now: the metrics and their libraries load for in-process scoring alone.
     from evald.app import App
     from evald.config import Settings
 

@@ -1,0 +1,154 @@
+"""The ``evald`` command: ``serve``, ``gateway``, ``evaluate`` and ``jobs``.
+
+The flags of ``serve`` (and the ones ``gateway`` shares) are generated from
+:class:`evald.config.Settings`: each setting's help text and default are written once, where the
+setting is declared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from evald.cli import evaluate, jobs
+from evald.config import Settings
+
+SERVE_HELP = (
+    "Run the evald gRPC server. Every flag also reads EVALD_<FLAG> (e.g. EVALD_PORT); flags win "
+    "over the environment, which wins over the --config file."
+)
+GATEWAY_SETTINGS = ("tls_cert", "tls_key", "max_message_bytes", "grace_seconds", "log_level")
+"""The settings ``evald gateway`` takes besides the HTTP ones."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``evald`` and its subcommands."""
+    parser = argparse.ArgumentParser(prog="evald", description="LLM evaluation server")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the gRPC server", description=SERVE_HELP)
+    add_setting_flags(serve, (f.name for f in dataclasses.fields(Settings)))
+
+    gateway = commands.add_parser(
+        "gateway",
+        help="run only the JSON/HTTP gateway, in front of a gRPC server",
+        description="Serve the REST API of EvaluationService and forward each call to the "
+        "gRPC server at --grpc-target. Flags also read EVALD_<FLAG>.",
+    )
+    gateway.add_argument("--grpc-target", required=True, help="HOST:PORT of the gRPC server")
+    gateway.add_argument(
+        "--grpc-root-certs", type=Path, help="PEM roots: reach the gRPC server over TLS"
+    )
+    http = [f.name for f in dataclasses.fields(Settings) if f.metadata.get("group") == "http"]
+    add_setting_flags(gateway, (*GATEWAY_SETTINGS, *http))
+
+    evaluate.add_arguments(
+        commands.add_parser(
+            "evaluate",
+            help="score a dataset file and write a summary and an HTML report",
+            description="Score every row of a dataset with the given metrics, in this process "
+            "or through a server. Exit codes: 0 done, 1 run failed, 2 bad usage, "
+            "3 a --fail-under threshold was not met.",
+        )
+    )
+    jobs.add_arguments(
+        commands.add_parser(
+            "jobs",
+            help="list, show or cancel dataset jobs on a server",
+            description="Dataset jobs (EvaluateDataset operations). Exit codes: 0 done, "
+            "1 the call failed, 2 bad usage.",
+        )
+    )
+    return parser
+
+
+def add_setting_flags(command: argparse.ArgumentParser, names: Iterable[str]) -> None:
+    """One flag per named setting. An unset flag parses as None, so it never overrides the
+    environment or the config file (``Settings.load`` skips None)."""
+    fields = {f.name: f for f in dataclasses.fields(Settings)}
+    for name in names:
+        field = fields[name]
+        flag = field.metadata.get("flag")
+        if flag is None:
+            continue  # set only in the config file (the [judges] table)
+        kind = str(field.type)
+        help_text = field.metadata["help"] + _default_text(field.default)
+        options: dict[str, Any] = {"dest": name, "default": None, "help": help_text}
+        if kind.startswith("bool") and flag:  # a switch of its own name, e.g. --enable-custom-code
+            options["action"] = "store_true"
+        elif kind.startswith("bool"):
+            options["action"] = argparse.BooleanOptionalAction
+        elif kind.startswith(("int", "float", "Path")):
+            options["type"] = {"int": int, "float": float, "Path": Path}[kind.split(" ")[0]]
+        command.add_argument(flag or "--" + name.replace("_", "-"), **options)
+
+
+def _default_text(default: Any) -> str:
+    """`` (default X)`` for help texts; sizes in MiB or KiB; nothing for None."""
+    if default is None:
+        return ""
+    if isinstance(default, bool):
+        return f" (default {'on' if default else 'off'})"
+    if isinstance(default, int) and default >= 1024 and default % 1024 == 0:
+        mib, kib = divmod(default, 1024 * 1024)
+        return f" (default {mib} MiB)" if not kib else f" (default {default // 1024} KiB)"
+    return f" (default {default})"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``evald`` console script."""
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "gateway":
+        return _gateway(args)
+    return int((evaluate if args.command == "evaluate" else jobs).run(args))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from evald.server import main as serve_main  # grpc and the metrics: not for `evald jobs`
+    from evald.workers import supervise
+
+    overrides = {k: v for k, v in vars(args).items() if k != "command"}
+    try:
+        settings = Settings.load(overrides)
+    except ValueError as exc:
+        print(f"evald serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if settings.workers == 1:
+            serve_main(settings)
+        else:
+            return supervise(settings)
+    except OSError as exc:
+        print(f"evald serve: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _gateway(args: argparse.Namespace) -> int:
+    from evald.gateway import main as gateway_main  # aiohttp: only for the gateway
+
+    skip = ("command", "grpc_target", "grpc_root_certs")
+    overrides = {k: v for k, v in vars(args).items() if k not in skip}
+    try:
+        settings = Settings.load(overrides)
+        if settings.http_port is None:
+            raise ValueError("--http-port (or EVALD_HTTP_PORT) is required")
+    except ValueError as exc:
+        print(f"evald gateway: {exc}", file=sys.stderr)
+        return 2
+    try:
+        gateway_main(settings, args.grpc_target, args.grpc_root_certs)
+    except OSError as exc:
+        print(f"evald gateway: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
