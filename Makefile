@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: install dev serve test lint format proto proto-sync proto-check bench soak check clean
+.PHONY: install dev serve test test-quick lint format proto proto-sync proto-check bench soak check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,15 @@ dev: $(VENV)/.installed-dev  ## runtime + test/lint tools into .venv
 serve: install  ## run the gRPC server on 127.0.0.1:50051 (ARGS="--port 0 ..." to change)
 	$(BIN)/evald serve $(ARGS)
 
-test: dev  ## the whole test suite
-	$(BIN)/python -m pytest $(ARGS)
+# Most tests wait (servers starting, subprocesses, judge timeouts) rather than compute, so more
+# workers than cores finish sooner; `make test TEST_WORKERS=0` runs in one process.
+TEST_WORKERS ?= 4
+
+test: dev  ## the whole test suite, in parallel (TEST_WORKERS=4)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
+
+test-quick: dev  ## the suite without slow and official-client tests (under a minute)
+	$(BIN)/python -m pytest -m "not slow and not official" -n $(TEST_WORKERS) $(ARGS)
 
 lint: dev  ## ruff (lint + format check) and mypy
 	$(BIN)/ruff check .

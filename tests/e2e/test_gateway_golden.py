@@ -20,6 +20,8 @@ from tests.e2e.test_golden import CASES, as_dict, differences, load
 from tests.http_support import http_serving, post
 from tests.support import MESSAGES
 
+pytestmark = pytest.mark.usefixtures("golden_case_judge")
+
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:

@@ -164,12 +164,13 @@ def assert_refused(evald: Evald) -> None:
 
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
 def test_in_flight_call_finishes_new_calls_refused(start_evald: Any, sig: signal.Signals) -> None:
-    evald = start_evald("--grace-seconds", "20")
+    # A grace period far longer than any wait below: the process ends because the held call
+    # ended, not because the grace period ran out.
+    evald = start_evald("--grace-seconds", "300")
     with grpc.insecure_channel(evald.address) as channel:
         stub(channel).EvaluateInstances(request(), timeout=10)  # connection up
         held = HeldCall(channel)
         time.sleep(SETTLE_SECONDS)
-        signalled = time.monotonic()
         evald.process.send_signal(sig)
         assert evald.wait_for("shutting down")["signal"] == sig.name
 
@@ -183,8 +184,7 @@ def test_in_flight_call_finishes_new_calls_refused(start_evald: Any, sig: signal
         held.release()
         response = held.future.result(timeout=20)
         assert response.exact_match_results.exact_match_metric_values[0].score == 1.0
-        assert evald.process.wait(20) == 0
-        assert time.monotonic() - signalled < 20
+        assert evald.process.wait(60) == 0
     evald.stop()
     assert any(json.loads(line)["msg"] == "stopped" for line in evald.lines)
 
@@ -198,9 +198,10 @@ def test_grace_period_bounds_shutdown(start_evald: Any, sig: signal.Signals) -> 
         time.sleep(SETTLE_SECONDS)
         signalled = time.monotonic()
         evald.process.send_signal(sig)
-        assert evald.process.wait(15) == 0
-        took = time.monotonic() - signalled
-        assert 0.9 <= took < 10
+        # The held call would hold the server for 60 s (its deadline): exiting well before that
+        # means the 1 s grace period cut it short; not before the grace period either.
+        assert evald.process.wait(40) == 0
+        assert time.monotonic() - signalled >= 0.9
         with pytest.raises(grpc.RpcError) as caught:
             held.future.result(timeout=10)
         assert caught.value.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
@@ -208,17 +209,18 @@ def test_grace_period_bounds_shutdown(start_evald: Any, sig: signal.Signals) -> 
 
 
 def test_second_signal_stops_at_once(start_evald: Any) -> None:
-    evald = start_evald("--grace-seconds", "60")
+    # Neither the 300 s grace period nor the held call's 60 s deadline ends the wait: the second
+    # signal does, and says so.
+    evald = start_evald("--grace-seconds", "300")
     with grpc.insecure_channel(evald.address) as channel:
         stub(channel).EvaluateInstances(request(), timeout=10)
         held = HeldCall(channel)
         time.sleep(SETTLE_SECONDS)
         evald.process.send_signal(signal.SIGTERM)
         evald.wait_for("shutting down")
-        signalled = time.monotonic()
         evald.process.send_signal(signal.SIGINT)
-        assert evald.process.wait(15) == 0
-        assert time.monotonic() - signalled < 10
+        evald.wait_for("second signal: cancelling in-flight calls now")
+        assert evald.process.wait(40) == 0
         with pytest.raises(grpc.RpcError):
             held.future.result(timeout=10)
         held.release()
@@ -226,17 +228,15 @@ def test_second_signal_stops_at_once(start_evald: Any) -> None:
 
 def test_idle_server_stops_promptly_with_health_not_serving(start_evald: Any) -> None:
     """No call in flight, only a health Watch stream: the stream hears NOT_SERVING, ends, and the
-    process exits without waiting for the 30 s grace period."""
-    evald = start_evald("--grace-seconds", "30")
+    process exits without waiting for the 300 s grace period."""
+    evald = start_evald("--grace-seconds", "300")
     with grpc.insecure_channel(evald.address) as channel:
         health = health_pb2_grpc.HealthStub(channel)
         watch = health.Watch(health_pb2.HealthCheckRequest(), timeout=20)
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
-        signalled = time.monotonic()
         evald.process.send_signal(signal.SIGTERM)
         assert [r.status for r in watch] == [health_pb2.HealthCheckResponse.NOT_SERVING]
-    assert evald.process.wait(15) == 0
-    assert time.monotonic() - signalled < 10
+    assert evald.process.wait(60) == 0
 
 
 SECRET = "secret-prompt-4b1d"

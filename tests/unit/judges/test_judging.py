@@ -169,14 +169,14 @@ async def test_rejected_call_is_not_retried(fake: FakeJudge, backend: str) -> No
 
 
 async def test_request_deadline_is_honoured(fake: FakeJudge, backend: str) -> None:
-    fake.script(Reply(text=verdict(5), delay=3.0))
+    fake.script(Reply(text=verdict(5), delay=30.0))
     start = time.monotonic()
     with (
         call.scope(call.CallContext(deadline=time.monotonic() + 0.5)),
         pytest.raises(DeadlineExceeded) as err,
     ):
         await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input")
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 10  # at the 0.5 s deadline, not the 30 s answer
     assert "judge 'fake'" in err.value.message
 
 
