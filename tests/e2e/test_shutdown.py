@@ -137,13 +137,13 @@ def new_call_code(address: str) -> grpc.StatusCode:
     """The status of a new call on a fresh connection."""
     with grpc.insecure_channel(address) as fresh:
         try:
-            stub(fresh).EvaluateInstances(request(), timeout=5)
+            stub(fresh).EvaluateInstances(request(), timeout=30)
         except grpc.RpcError as exc:
             return exc.code()
     return grpc.StatusCode.OK
 
 
-def wait_listener_closed(port: int, timeout: float = 5) -> None:
+def wait_listener_closed(port: int, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -176,7 +176,7 @@ def test_in_flight_call_finishes_new_calls_refused(start_evald: Any, sig: signal
 
         assert_refused(evald)
         with pytest.raises(grpc.RpcError) as caught:  # the old connection takes no new call either
-            stub(channel).EvaluateInstances(request(), timeout=5)
+            stub(channel).EvaluateInstances(request(), timeout=30)
         assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
         assert not held.future.done()
         assert evald.process.poll() is None  # still waiting for the held call
