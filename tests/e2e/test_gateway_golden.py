@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("golden_case_judge")
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with http_serving() as running:
+    with http_serving(custom_code=True) as running:  # as the gRPC golden server
         assert running.running is not None
         yield str(running.running.http.url)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from tests.support import MESSAGES, stub
+from tests.support import MESSAGES, serving, stub
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 FILES = sorted(GOLDEN.rglob("*.json"))
@@ -104,6 +105,14 @@ def first_violation(error: Any) -> str | None:
             detail.Unpack(bad)
             return bad.field_violations[0].field if bad.field_violations else None
     return None
+
+
+@pytest.fixture(scope="module")
+def channel() -> Iterator[grpc.Channel]:
+    """A server of the golden cases (custom code on, for the ``custom_code_execution_spec``
+    cases), and a channel to it."""
+    with serving(custom_code=True) as server, grpc.insecure_channel(server.address) as ch:
+        yield ch
 
 
 def test_golden_files_exist() -> None:
