@@ -14,14 +14,19 @@ from tests.support import ServerThread, serving
 TESTS = Path(__file__).resolve().parent
 
 # Tests marked ``slow`` (left out by ``make test-quick``): modules that start ``evald serve``
-# processes, wait out shutdowns, restarts or sandbox time limits, and single tests that run a
-# benchmark or a long generated-input comparison. Kept here, not as decorators, so the lists are
-# reviewed in one place.
+# processes, wait out shutdowns, restarts, judge faults or sandbox time limits, load the official
+# SDK, or search inputs (hypothesis), and single tests that run a benchmark or a long
+# generated-input comparison. Kept here, not as decorators, so the lists are reviewed in one place.
 SLOW_MODULES = {
+    "contract/test_descriptors.py",
+    "e2e/test_faults.py",
     "e2e/test_gateway_cli.py",
     "e2e/test_jobs_restart.py",
+    "e2e/test_large_requests.py",
     "e2e/test_shutdown.py",
     "e2e/test_workers.py",
+    "fuzz/test_parsers.py",
+    "fuzz/test_wire.py",
     "unit/sandbox/test_attacks.py",
 }
 SLOW_TESTS = {
@@ -29,6 +34,7 @@ SLOW_TESTS = {
     "e2e/test_server.py::test_cli_port_in_use_exits_nonzero",
     "unit/gateway/test_fast_json.py::test_parse_equals_json_format_on_metric_inputs",
     "unit/gateway/test_fast_json.py::test_render_equals_json_format",
+    "unit/kernels/test_bleu.py::test_corpus_bleu_generated",
     "unit/kernels/test_rouge.py::test_generated_pairs_all_types",
     "unit/test_bench.py::test_crew_processes_measure_many_rounds_and_report_failures",
     "unit/test_bench.py::test_quick_run_writes_table_and_json",
