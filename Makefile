@@ -25,15 +25,17 @@ dev: $(VENV)/.installed-dev  ## runtime + test/lint tools into .venv
 serve: install  ## run the gRPC server on 127.0.0.1:50051 (ARGS="--port 0 ..." to change)
 	$(BIN)/evald serve $(ARGS)
 
-# Most tests wait (servers, subprocesses, scripted judges) rather than compute: four workers
-# keep two cores busy.
+# Most tests wait (servers starting, subprocesses, judge timeouts) rather than compute, so more
+# workers than cores finish sooner. Whole files go to one worker (loadfile): a module's server
+# fixture then starts once, not once per worker. `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 4
+PYTEST_PARALLEL = -n $(TEST_WORKERS) $(if $(filter 0,$(TEST_WORKERS)),,--dist loadfile)
 
-test: dev  ## the whole test suite, in parallel
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
+test: dev  ## the whole test suite, in parallel (TEST_WORKERS=4)
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(ARGS)
 
-test-quick: dev  ## the inner loop: everything but slow and official-client tests
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not slow and not official" $(ARGS)
+test-quick: dev  ## the suite without slow and official-client tests (under a minute)
+	$(BIN)/python -m pytest -m "not slow and not official" $(PYTEST_PARALLEL) $(ARGS)
 
 lint: dev  ## ruff (lint + format check) and mypy
 	$(BIN)/ruff check .

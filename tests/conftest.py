@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -7,33 +8,55 @@ import grpc
 import pytest
 
 from tests.fakes import judge_config
+from tests.fakes.judge_config import configure
+from tests.fakes.judge_server import FakeJudge, running
 from tests.support import ServerThread, serving
 
-SLOW_MODULES = frozenset(
-    {
-        "unit/test_bench.py",  # runs the benchmark's quick server section
-        "e2e/test_shutdown.py",  # each test starts and signals an `evald serve` process
-        "e2e/test_workers.py",  # supervisor + worker processes
-        "e2e/test_jobs_restart.py",  # kills and restarts a server process
-        "e2e/test_gateway_cli.py",  # gateway processes
-        "e2e/test_cli_evaluate.py",  # `evald evaluate` processes
-    }
-)
-"""Test modules marked ``slow`` (left out by ``make test-quick``): they start processes."""
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parent
+
+# Tests marked ``slow`` (left out by ``make test-quick``): modules that start ``evald serve``
+# processes, wait out shutdowns, restarts, judge faults or sandbox time limits, load the official
+# SDK, or search inputs (hypothesis), and single tests that run a benchmark or a long
+# generated-input comparison. Kept here, not as decorators, so the lists are reviewed in one place.
+SLOW_MODULES = {
+    "contract/test_descriptors.py",
+    "e2e/test_faults.py",
+    "e2e/test_gateway_cli.py",
+    "e2e/test_jobs_restart.py",
+    "e2e/test_large_requests.py",
+    "e2e/test_shutdown.py",
+    "e2e/test_workers.py",
+    "fuzz/test_parsers.py",
+    "fuzz/test_wire.py",
+    "unit/sandbox/test_attacks.py",
+}
+SLOW_TESTS = {
+    "e2e/test_cli_evaluate.py::test_unreachable_server_exits_1",
+    "e2e/test_server.py::test_cli_port_in_use_exits_nonzero",
+    "unit/gateway/test_fast_json.py::test_parse_equals_json_format_on_metric_inputs",
+    "unit/gateway/test_fast_json.py::test_render_equals_json_format",
+    "unit/kernels/test_bleu.py::test_corpus_bleu_generated",
+    "unit/kernels/test_rouge.py::test_generated_pairs_all_types",
+    "unit/test_bench.py::test_crew_processes_measure_many_rounds_and_report_failures",
+    "unit/test_bench.py::test_quick_run_writes_table_and_json",
+    "unit/test_bench.py::test_quick_server_section_runs_against_echo_and_evald",
+    "unit/test_scoring.py::test_a_job_runs_in_another_process",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.relative_to(TESTS).as_posix() in SLOW_MODULES:
+        module = item.path.resolve().relative_to(TESTS).as_posix()
+        test = f"{module}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
+        if module in SLOW_MODULES or test in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[ServerThread]:
     """One real evald server on 127.0.0.1 (port 0) for the test session."""
-    with serving() as running:
-        yield running
+    with serving() as running_server:
+        yield running_server
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +71,33 @@ def _no_judge_left_configured() -> Iterator[None]:
     """The judge a test configured is gone for the next one (servers outlive tests)."""
     yield
     judge_config.remove()
+
+
+@pytest.fixture(scope="session")
+def golden_judge() -> Iterator[FakeJudge]:
+    """The fake judge that judged golden cases script (``"judge"`` in the golden file)."""
+    # A call beyond the scripted answers gets text no metric can read, so the case fails.
+    with running(FakeJudge(default=lambda prompt: "no scripted answer")) as judge:
+        yield judge
+
+
+@pytest.fixture
+def golden_case_judge(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[None]:
+    """For a golden case (parameter ``path``) with ``"judge"`` answers: the fake judge, scripted
+    with them, is the judge of the in-process server for this test (the server watches the
+    tests' judge config file); afterwards every answer must have been asked for."""
+    spec = getattr(request.node, "callspec", None)
+    path = spec.params.get("path") if spec is not None else None
+    case = json.loads(path.read_text(encoding="utf-8")) if isinstance(path, Path) else {}
+    answers = case.get("judge")
+    if answers is None:
+        yield
+        return
+    judge: FakeJudge = request.getfixturevalue("golden_judge")
+    judge.reset()
+    configure(monkeypatch, tmp_path, judge.url)
+    judge.script(*answers)
+    yield
+    assert len(judge.calls) == len(answers), f"{len(judge.calls)} calls for {len(answers)} answers"

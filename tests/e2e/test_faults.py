@@ -111,11 +111,11 @@ def test_hanging_judge_times_out(
     server: ServerThread, fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     configure(monkeypatch, tmp_path, fake.url, timeout=0.3, attempts=2)
-    fake.script(*[Reply(text=VERDICT, delay=60)] * 2)
+    fake.script(*[Reply(text=VERDICT, delay=30)] * 2)
     start = time.monotonic()
     with grpc.insecure_channel(server.address) as channel:
         assert code_of(channel)[0] == "UNAVAILABLE"
-    assert time.monotonic() - start < 30  # two 0.3 s timeouts, not two 60 s hangs
+    assert time.monotonic() - start < 15  # two 0.3 s timeouts, not two 30 s hangs
     assert_healthy(server)
 
 
@@ -181,16 +181,16 @@ def test_judge_killed_mid_request(
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
-        configure(monkeypatch, tmp_path, url, timeout=120, attempts=3)
+        # A judge timeout longer than the call's 30 s deadline: UNAVAILABLE (not
+        # DEADLINE_EXCEEDED) shows the dropped connection was noticed, not waited out.
+        configure(monkeypatch, tmp_path, url, timeout=60, attempts=3)
         with ThreadPoolExecutor(1) as pool, grpc.insecure_channel(server.address) as channel:
-            pending = pool.submit(code_of, channel, 240)
+            pending = pool.submit(code_of, channel, 30)
             time.sleep(0.5)  # the request is now waiting on the judge
             assert not pending.done()
             process.kill()
-            start = time.monotonic()
-            code, message = pending.result(timeout=240)
+            code, message = pending.result(timeout=40)
         assert code == "UNAVAILABLE"
-        assert time.monotonic() - start < 60  # noticed promptly, not at the 120 s timeout
         assert "after 3 attempt" in message
     finally:
         process.kill()

@@ -20,10 +20,12 @@ from tests.e2e.test_golden import CASES, as_dict, differences, load
 from tests.http_support import http_serving, post
 from tests.support import MESSAGES
 
+pytestmark = pytest.mark.usefixtures("golden_case_judge")
+
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with http_serving() as running:
+    with http_serving(custom_code=True) as running:  # as the gRPC golden server
         assert running.running is not None
         yield str(running.running.http.url)
 

@@ -4,27 +4,40 @@ A golden file is ``{"description", "versions", "request", "response"}`` or, for 
 fail, ``"error": {"code": "INVALID_ARGUMENT", "field": "<first BadRequest violation path>"}``
 instead of ``"response"``. Requests and responses are proto3 JSON; expected values are hand-worked
 or from the reference library. Scores travel as 32-bit floats, so numbers compare with a tolerance.
+
+A judge-backed case adds ``"judge": ["<answer>", ...]``: the server's judge is then a local fake
+(``tests/fakes/judge_server.py``) that gives exactly these answers, in order, one per judge call,
+and the expected values are worked by hand from them. The case must use every answer; a call
+beyond them gets an unreadable answer, so the case fails.
+
+``test_every_metric_has_a_golden_case`` holds the files to every metric the server serves.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
+from evald.metric_api.dispatch import evaluators
+from evald.metrics.registry import handlers
+from evald.predefined.registry import registry
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from tests.support import MESSAGES, stub
+from tests.support import MESSAGES, serving, stub
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 FILES = sorted(GOLDEN.rglob("*.json"))
 KEYS = {"description", "versions", "request"}
+OPTIONAL = {"judge"}
 REL, ABS = 1e-6, 1e-7
+pytestmark = pytest.mark.usefixtures("golden_case_judge")
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -32,13 +45,16 @@ def load(path: Path) -> dict[str, Any]:
     case: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     assert case.keys() >= KEYS, f"missing keys: {KEYS - case.keys()}"
     assert len({"response", "error"} & case.keys()) == 1, "exactly one of response / error"
-    assert not case.keys() - KEYS - {"response", "error"}, "unknown keys"
+    assert not case.keys() - KEYS - OPTIONAL - {"response", "error"}, "unknown keys"
     assert case["versions"], "no versions"
     assert set(case["versions"]) <= set(MESSAGES), case["versions"]
     if "error" in case:
         assert case["error"].keys() <= {"code", "field"}
         assert "code" in case["error"]
         assert case["error"]["code"] in grpc.StatusCode.__members__, case["error"]["code"]
+    if "judge" in case:
+        assert case["judge"], "no judge answers"
+        assert all(isinstance(answer, str) for answer in case["judge"]), "answers are strings"
     return case
 
 
@@ -91,6 +107,14 @@ def first_violation(error: Any) -> str | None:
     return None
 
 
+@pytest.fixture(scope="module")
+def channel() -> Iterator[grpc.Channel]:
+    """A server of the golden cases (custom code on, for the ``custom_code_execution_spec``
+    cases), and a channel to it."""
+    with serving(custom_code=True) as server, grpc.insecure_channel(server.address) as ch:
+        yield ch
+
+
 def test_golden_files_exist() -> None:
     assert FILES, f"no golden files under {GOLDEN}"
 
@@ -125,3 +149,42 @@ def test_differences_can_fail() -> None:
     assert differences({"a": [{}]}, {"a": [{"score": 0.0}]}) == ["$.a[0].score: missing"]
     assert differences({"a": [1, 2]}, {"a": [1]})
     assert differences({"a": True}, {"a": 1})
+
+
+def covered(path: Path) -> set[str]:
+    """What a golden case exercises: ``input:<metric_inputs member>``, ``spec:<Metric.metric_spec
+    member>`` and ``named:<metric_spec_name>`` for every metric of its request."""
+    case = load(path)
+    version = case["versions"][0]
+    request = json_format.Parse(
+        json.dumps(case["request"]), MESSAGES[version].EvaluateInstancesRequest()
+    )
+    found = set()
+    if (member := request.WhichOneof("metric_inputs")) is not None:
+        found.add(f"input:{member}")
+    metrics = list(getattr(request, "metrics", []))
+    metrics += [s.metric for s in getattr(request, "metric_sources", []) if s.HasField("metric")]
+    for metric in metrics:
+        if (spec := metric.WhichOneof("metric_spec")) is not None:
+            found.add(f"spec:{spec}")
+        if spec == "predefined_metric_spec":
+            found.add(f"named:{metric.predefined_metric_spec.metric_spec_name}")
+    return found
+
+
+def test_every_metric_has_a_golden_case() -> None:
+    """Every member of ``metric_inputs`` with a handler has a case in ``golden/<input name without
+    _input>/`` that uses it; every ``Metric.metric_spec`` member with an evaluator and every
+    named metric is used by at least one case."""
+    by_folder: dict[str, set[str]] = {}
+    for path in FILES:
+        by_folder.setdefault(path.relative_to(GOLDEN).parts[0], set()).update(covered(path))
+    everywhere = set().union(*by_folder.values())
+    missing = [
+        f"input:{name} (in golden/{name.removesuffix('_input')}/)"
+        for name in sorted(handlers())
+        if f"input:{name}" not in by_folder.get(name.removesuffix("_input"), set())
+    ]
+    missing += [f"spec:{name}" for name in sorted(evaluators()) if f"spec:{name}" not in everywhere]
+    missing += [f"named:{name}" for name in sorted(registry()) if f"named:{name}" not in everywhere]
+    assert not missing, f"{len(missing)} metrics without a golden case:\n" + "\n".join(missing)

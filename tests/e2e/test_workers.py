@@ -125,7 +125,7 @@ def test_two_workers_share_the_port_and_stop_gracefully_on_sigterm() -> None:
     assert status == 0
     stopped = [json.loads(line) for line in supervisor.lines if '"msg": "stopped"' in line]
     assert len(stopped) == 2  # each worker drained and said so
-    assert supervisor.wait_for("workers stopped", timeout=5)["statuses"] == [0, 0]
+    assert supervisor.wait_for("workers stopped", timeout=30)["statuses"] == [0, 0]
 
 
 @linux_only

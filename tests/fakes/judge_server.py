@@ -209,7 +209,8 @@ def running(state: FakeJudge | None = None) -> Iterator[FakeJudge]:
     state = state or FakeJudge()
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(state))
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the serving loop's next poll: poll often, so a stop takes no 0.5 s.
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
