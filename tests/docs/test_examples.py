@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from markdown.extensions.toc import slugify
+from markdown.extensions.toc import slugify  # type: ignore[import-untyped]
 
 from tests.http_support import http_url
 from tests.support import ServerThread, serving

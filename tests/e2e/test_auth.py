@@ -167,7 +167,7 @@ def reflect(address: str, metadata: tuple[tuple[str, str], ...] = ()) -> Any:
 def test_reflection_is_closed_by_default(secured: ServerThread) -> None:
     with pytest.raises(grpc.RpcError) as caught:
         reflect(secured.address)
-    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED  # type: ignore[attr-defined]
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
     reply = reflect(secured.address, (("x-goog-api-key", VALID),))
     names = {s.name for s in reply.list_services_response.service}
     assert "google.cloud.aiplatform.v1beta1.EvaluationService" in names
@@ -182,7 +182,7 @@ def test_open_reflection_and_closed_health(keys_file: Path) -> None:
             health = health_pb2_grpc.HealthStub(channel)
             with pytest.raises(grpc.RpcError) as caught:
                 health.Check(health_pb2.HealthCheckRequest())
-            assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED  # type: ignore[attr-defined]
+            assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
             reply = health.Check(
                 health_pb2.HealthCheckRequest(), metadata=(("x-goog-api-key", VALID),)
             )
@@ -265,7 +265,7 @@ def test_mtls_grpc(mtls: ServerThread, pki: dict[str, Path], who: str | None, wo
         else:
             with pytest.raises(grpc.RpcError) as caught:
                 call(exact_request(), timeout=10)
-            assert caught.value.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+            assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
 @pytest.mark.parametrize(("who", "works"), [("client", True), ("stranger", False), (None, False)])

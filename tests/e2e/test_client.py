@@ -15,6 +15,7 @@ from evald_client import (
     EvaluationClient,
     InvalidArgumentError,
     NotImplementedByServerError,
+    ToolStep,
     UnavailableError,
 )
 from evald_proto.aiplatform.v1 import evaluation_service_pb2 as v1
@@ -28,7 +29,7 @@ def f32(value: float) -> float:
     return float(struct.unpack("f", struct.pack("f", value))[0])
 
 
-class Recorder(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+class Recorder(grpc.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in stubs only
     """Counts calls and keeps the metadata of the last one."""
 
     def __init__(self) -> None:
@@ -85,7 +86,9 @@ def test_tool_metrics(server: ServerThread) -> None:
             assert scores == [1.0, 0.0]
 
 
-A, B, C = ("search", {"q": "x"}), ("open", '{"id": 1}'), ("buy", "")
+A: ToolStep = ("search", {"q": "x"})
+B: ToolStep = ("open", '{"id": 1}')
+C: ToolStep = ("buy", "")
 
 
 def test_trajectory_metrics(server: ServerThread) -> None:

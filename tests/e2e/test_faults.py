@@ -60,7 +60,7 @@ def code_of(channel: grpc.Channel, timeout: float | None = None) -> tuple[str, s
     try:
         stub(channel).EvaluateInstances(judged_request(), timeout=timeout)
     except grpc.RpcError as err:
-        return err.code().name, str(err.details())  # type: ignore[attr-defined]
+        return err.code().name, str(err.details())
     return "OK", ""
 
 

@@ -160,7 +160,7 @@ def test_calls_in_flight_per_key(slow_judge: SlowJudge, tmp_path: Path, transpor
                 try:
                     stub(channel).EvaluateInstances(request, metadata=(("x-goog-api-key", KEY),))
                 except grpc.RpcError as err:
-                    return err.code().name, err.details()  # type: ignore[attr-defined]
+                    return err.code().name, err.details()
             return "OK", None
 
         with ThreadPoolExecutor(3) as pool:

@@ -31,7 +31,7 @@ METHODS = [
 ]
 m = MESSAGES["v1beta1"]
 TOOL = json.dumps({"content": "", "tool_calls": [{"name": "f", "arguments": {"a": 1}}]})
-SEEDS = [
+SEEDS: list[dict[str, Any]] = [
     {"exactMatchInput": {"instances": [{"prediction": "a", "reference": "a"}]}},
     {"bleuInput": {"metricSpec": {}, "instances": [{"prediction": "a b", "reference": "a b"}]}},
     {"rougeInput": {"metricSpec": {"rougeType": "rougeL"}, "instances": [{"prediction": "a"}]}},
@@ -95,7 +95,7 @@ def call(channel: grpc.Channel, method: str, body: bytes) -> grpc.StatusCode:
     try:
         rpc(body, timeout=30)
     except grpc.RpcError as err:
-        return err.code()  # type: ignore[attr-defined,no-any-return]
+        return err.code()
     return grpc.StatusCode.OK
 
 

@@ -26,13 +26,13 @@ def main(base_url: str) -> None:
     from google.auth import credentials
     from vertexai import types
 
-    class StaticToken(credentials.Credentials):  # type: ignore[misc]
+    class StaticToken(credentials.Credentials):
         """A bearer token that never expires: evald has no auth configured here."""
 
         def refresh(self, request: Any) -> None:
             self.token = "test-token"
 
-    token = StaticToken()
+    token = StaticToken()  # type: ignore[no-untyped-call]  # google-auth's __init__ is unannotated
     token.token = "test-token"
     client = vertexai.Client(
         project="p", location="us-central1", credentials=token, http_options={"base_url": base_url}

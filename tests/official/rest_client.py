@@ -21,7 +21,7 @@ from google.protobuf import json_format
 
 from tests.official.cases import BOTH, CASES, LOCATION
 
-EXTRA = {
+EXTRA: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     # id → (versions, request body without location)
     "error/no_metric_input": (BOTH, {}),
     "error/missing_reference": (
@@ -42,7 +42,7 @@ def clients(version: str, grpc_address: str, http_url: str) -> dict[str, Any]:
         "rest": module.EvaluationServiceClient(
             transport="rest",
             client_options={"api_endpoint": http_url},
-            credentials=AnonymousCredentials(),
+            credentials=AnonymousCredentials(),  # type: ignore[no-untyped-call]  # unannotated in google-auth
         ),
         "grpc": module.EvaluationServiceClient(
             transport=grpc_transport(channel=grpc.insecure_channel(grpc_address))
@@ -71,7 +71,7 @@ def outcome(client: Any, request: dict[str, Any]) -> dict[str, Any]:
 def main(grpc_address: str, http_url: str) -> dict[str, Any]:
     report: dict[str, Any] = {}
     by_version = {v: clients(v, grpc_address, http_url) for v in BOTH}
-    calls = [
+    calls: list[tuple[str, str, dict[str, Any]]] = [
         (
             f"{case.id}-{version}",
             version,

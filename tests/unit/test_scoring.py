@@ -7,10 +7,13 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from evald import scoring
+
+T = TypeVar("T")
 
 
 def pid() -> int:
@@ -47,8 +50,8 @@ def one_process() -> Iterator[None]:
     scoring.configure_scoring(0)
 
 
-def run(coroutine: object) -> object:
-    return asyncio.run(coroutine)  # type: ignore[arg-type]
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
 
 
 def test_a_job_runs_in_another_process(one_process: None) -> None:

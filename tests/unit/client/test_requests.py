@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import grpc
 import pytest
@@ -107,7 +108,9 @@ def test_scores_read_the_expected_result() -> None:
 
 
 class FakeRpcError(grpc.RpcError):
-    def __init__(self, code: grpc.StatusCode, details: str, trailing: tuple = ()) -> None:
+    def __init__(
+        self, code: grpc.StatusCode, details: str, trailing: tuple[tuple[str, Any], ...] = ()
+    ) -> None:
         self._code, self._details, self._trailing = code, details, trailing
 
     def code(self) -> grpc.StatusCode:
@@ -116,7 +119,7 @@ class FakeRpcError(grpc.RpcError):
     def details(self) -> str:
         return self._details
 
-    def trailing_metadata(self) -> tuple:
+    def trailing_metadata(self) -> Any:
         return self._trailing
 
 

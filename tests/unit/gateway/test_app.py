@@ -31,7 +31,7 @@ class FakeBackend:
     async def unary(
         self, rpc: str, request: bytes, metadata: Any, timeout: float | None = None
     ) -> bytes:
-        parsed = REQUEST.FromString(request)
+        parsed: Any = REQUEST.FromString(request)
         self.calls.append((rpc, parsed, dict(metadata), timeout))
         if self.fail is not None:
             raise self.fail

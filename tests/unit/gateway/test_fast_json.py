@@ -18,7 +18,7 @@ import pytest
 from evald.gateway import fast_json
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 from google.protobuf import json_format
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from hypothesis import HealthCheck, given, settings
@@ -45,7 +45,7 @@ TRICKY_NUMBERS = st.sampled_from(
 )  # fmt: skip
 
 
-def _value(field: FieldDescriptor, depth: int) -> st.SearchStrategy[Any]:
+def _value(field: Any, depth: int) -> st.SearchStrategy[Any]:
     if field.message_type is not None and field.message_type.GetOptions().map_entry:
         return st.one_of(st.dictionaries(st.text(max_size=3), JUNK, max_size=2), JUNK)
     if field.is_repeated:
@@ -53,8 +53,9 @@ def _value(field: FieldDescriptor, depth: int) -> st.SearchStrategy[Any]:
     return _single(field, depth)
 
 
-def _single(field: FieldDescriptor, depth: int) -> st.SearchStrategy[Any]:
+def _single(field: Any, depth: int) -> st.SearchStrategy[Any]:
     cpp = field.cpp_type
+    good: st.SearchStrategy[Any]
     if cpp == FieldDescriptor.CPPTYPE_MESSAGE:
         if depth <= 0 or field.message_type.full_name.startswith("google.protobuf."):
             return st.one_of(st.just({}), JUNK)
@@ -72,7 +73,7 @@ def _single(field: FieldDescriptor, depth: int) -> st.SearchStrategy[Any]:
     return st.one_of(good, good, good, JUNK)
 
 
-def _object(descriptor: Descriptor, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+def _object(descriptor: Any, depth: int) -> st.SearchStrategy[dict[str, Any]]:
     keys = [key for field in descriptor.fields for key in {field.name, field.json_name}] + [
         "unknownKey"
     ]
@@ -95,14 +96,15 @@ def _metric_input_request(draw: st.DrawFn) -> dict[str, Any]:
     field = draw(st.sampled_from(fields))
     key = draw(st.sampled_from([field.name, field.json_name]))
     body = draw(_object(field.message_type, 2))
-    instances = draw(st.lists(_object(_instance_type(field), 1), max_size=3))
-    if instances and draw(st.booleans()):
+    instances: list[dict[str, Any]] = draw(st.lists(_object(_instance_type(field), 1), max_size=3))
+    keep: bool = draw(st.booleans())
+    if instances and keep:
         body["instances"] = instances
     extra = draw(st.dictionaries(st.sampled_from(["location", "unknown"]), JUNK, max_size=1))
     return {key: body, **extra}
 
 
-def _instance_type(field: FieldDescriptor) -> Descriptor:
+def _instance_type(field: Any) -> Any:
     instances = field.message_type.fields_by_name.get("instances")
     if instances is not None and instances.message_type is not None:
         return instances.message_type
@@ -205,7 +207,7 @@ FLOATS = st.one_of(
 )
 
 
-def _filled(descriptor: Descriptor, depth: int) -> st.SearchStrategy[Message]:
+def _filled(descriptor: Any, depth: int) -> st.SearchStrategy[Message]:
     @st.composite
     def build(draw: st.DrawFn) -> Message:
         message = GetMessageClass(descriptor)()
@@ -238,7 +240,7 @@ def _filled(descriptor: Descriptor, depth: int) -> st.SearchStrategy[Message]:
     return build()
 
 
-def _scalar_value(field: FieldDescriptor) -> st.SearchStrategy[Any]:
+def _scalar_value(field: Any) -> st.SearchStrategy[Any]:
     cpp = field.cpp_type
     if cpp in (FieldDescriptor.CPPTYPE_FLOAT, FieldDescriptor.CPPTYPE_DOUBLE):
         return FLOATS if cpp == FieldDescriptor.CPPTYPE_FLOAT else st.floats()

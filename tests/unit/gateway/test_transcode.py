@@ -193,7 +193,7 @@ QUERIES = [
 @pytest.mark.parametrize(("query", "expected"), QUERIES)
 def test_query_parameters_fill_fields_of_bodyless_rules(query: str, expected: Any) -> None:
     bindings = {"name": "projects/p/locations/l"}
-    message = transcode.parse_request(list_operations_route(), b"", bindings, query)
+    message: Any = transcode.parse_request(list_operations_route(), b"", bindings, query)
     assert message.name == "projects/p/locations/l"
     for field, value in expected.items():
         assert getattr(message, field) == value
@@ -201,7 +201,7 @@ def test_query_parameters_fill_fields_of_bodyless_rules(query: str, expected: An
 
 
 def test_query_parameters_are_ignored_when_the_body_is_the_request() -> None:
-    message = transcode.parse_request(route(), b"{}", {}, "location=projects/x/locations/y")
+    message: Any = transcode.parse_request(route(), b"{}", {}, "location=projects/x/locations/y")
     assert message.location == ""
 
 

@@ -67,7 +67,7 @@ async def test_a_judge_of_a_new_backend_scores() -> None:
         metric_spec=m.PointwiseMetricSpec(metric_prompt_template="Rate: {response}"),
         instance=m.PointwiseMetricInstance(json_instance=json.dumps({"response": "R"})),
     )
-    result = await PointwiseMetric().evaluate(metric_input, "pointwise_metric_input", call)
+    result: Any = await PointwiseMetric().evaluate(metric_input, "pointwise_metric_input", call)
     assert (result.score, result.explanation) == (4.0, "fine")
     await call.judges.aclose()
 

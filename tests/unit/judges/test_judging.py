@@ -91,7 +91,7 @@ def autorater(**fields: Any) -> Call:
 async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(4, "polite and short"))
     spec = {"system_instruction": "You are a strict grader."}
-    result = await PointwiseMetric().evaluate(
+    result: Any = await PointwiseMetric().evaluate(
         pointwise_input(**spec), "pointwise_metric_input", CALL
     )
     assert result.HasField("score")
@@ -112,7 +112,9 @@ async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) 
 
 async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(0))
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+    result: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
     assert result.HasField("score")
     assert result.score == 0.0
 
@@ -120,7 +122,7 @@ async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
 async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: str) -> None:
     fake.script("Rating: 3\nFree-form verdict the caller parses itself")
     spec = {"custom_output_format_config": m.CustomOutputFormatConfig(return_raw_output=True)}
-    result = await PointwiseMetric().evaluate(
+    result: Any = await PointwiseMetric().evaluate(
         pointwise_input(**spec), "pointwise_metric_input", CALL
     )
     assert list(result.custom_output.raw_outputs.raw_output) == [
@@ -157,7 +159,9 @@ async def test_transient_failures_are_retried(
     fake: FakeJudge, backend: str, replies: list[Reply | str], calls: int
 ) -> None:
     fake.script(*replies)
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+    result: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
     assert result.score == 5.0
     assert len(fake.calls) == calls
 
@@ -216,7 +220,7 @@ async def test_sampling_mean_for_custom_pointwise(
     fake: FakeJudge, backend: str, answers: list[float], score: float
 ) -> None:
     fake.script(*[verdict(a) for a in answers])
-    result = await PointwiseMetric().evaluate(
+    result: Any = await PointwiseMetric().evaluate(
         pointwise_input(), "pointwise_metric_input", autorater(sampling_count=len(answers))
     )
     assert result.score == pytest.approx(score)
@@ -236,7 +240,7 @@ async def test_sampling_majority_for_predefined(
 ) -> None:
     fake.script(*[verdict(a) for a in answers])
     metric_input = m.FluencyInput(instance=m.FluencyInstance(prediction="Hello there."))
-    result = await Fluency().evaluate(
+    result: Any = await Fluency().evaluate(
         metric_input, "fluency_input", autorater(sampling_count=len(answers))
     )
     assert result.score == score
@@ -273,7 +277,7 @@ async def test_pairwise_choice_mapping(
     fake: FakeJudge, backend: str, letter: str, expected: str
 ) -> None:
     fake.script(choice(letter, "reasons"))
-    result = await PairwiseMetric().evaluate(pairwise_input(), "pairwise_metric_input", CALL)
+    result: Any = await PairwiseMetric().evaluate(pairwise_input(), "pairwise_metric_input", CALL)
     assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
     assert result.explanation == "reasons"
 
@@ -315,7 +319,7 @@ async def test_flip(
         "candidate_response_field_name": "response",
         "baseline_response_field_name": "baseline_model_response",
     }
-    result = await PairwiseMetric().evaluate(
+    result: Any = await PairwiseMetric().evaluate(
         pairwise_input(**spec),
         "pairwise_metric_input",
         autorater(sampling_count=2, flip_enabled=flip),
@@ -337,7 +341,7 @@ async def test_predefined_pairwise_flip_confidence(
             prediction="4", baseline_prediction="5", instruction="2+2?"
         )
     )
-    result = await PairwiseQuestionAnsweringQuality().evaluate(
+    result: Any = await PairwiseQuestionAnsweringQuality().evaluate(
         metric_input,
         "pairwise_question_answering_quality_input",
         autorater(sampling_count=4, flip_enabled=True),
@@ -357,7 +361,7 @@ async def test_predefined_pairwise_flip_confidence(
 )
 async def test_model_names_resolve(fake: FakeJudge, backend: str, model: str) -> None:
     fake.script(verdict(2))
-    result = await PointwiseMetric().evaluate(
+    result: Any = await PointwiseMetric().evaluate(
         pointwise_input(),
         "pointwise_metric_input",
         autorater(autorater_model=model.format(model=MODELS[backend])),
@@ -402,12 +406,16 @@ async def test_cache_hit_makes_no_call(
     configure(monkeypatch, tmp_path, fake.url, backend, cache=True)
     fake.script(verdict(4), verdict(1), verdict(2), verdict(5))
     twice = autorater(sampling_count=2)
-    first = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", twice)
+    first: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", twice
+    )
     assert len(fake.calls) == 2  # one call per sample: the sample index is in the key
-    again = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", twice)
+    again: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", twice
+    )
     assert len(fake.calls) == 2
     assert again.score == first.score == 2.5
-    other = await PointwiseMetric().evaluate(
+    other: Any = await PointwiseMetric().evaluate(
         pointwise_input(instance=json.dumps({"prompt": "x", "response": "y"})),
         "pointwise_metric_input",
         CALL,
@@ -427,7 +435,9 @@ async def test_unparsed_answers_are_not_cached(
     fake.script("garbage", verdict(3))
     with pytest.raises(Unavailable):
         await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+    result: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
     assert result.score == 3.0
     assert len(fake.calls) == 2
 
@@ -454,7 +464,9 @@ async def test_vertex_express_mode(
     fake.reset()
     configure(monkeypatch, tmp_path, fake.url, "gemini", vertex=True)
     fake.script(verdict(5))
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+    result: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
     assert result.score == 5.0
     assert (
         fake.calls[0].path == "/v1beta1/publishers/google/models/gemini-2.5-flash:generateContent"
@@ -462,7 +474,9 @@ async def test_vertex_express_mode(
 
 
 async def evaluate_pointwise() -> float:
-    result = await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+    result: Any = await PointwiseMetric().evaluate(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
     return float(result.score)
 
 

@@ -8,6 +8,7 @@ import logging
 import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sacrebleu
@@ -78,7 +79,7 @@ def evaluate(pairs: list[tuple[str, str]], use_effective_order: bool = False) ->
         metric_spec=m.BleuSpec(use_effective_order=use_effective_order),
         instances=[m.BleuInstance(prediction=p, reference=r) for p, r in pairs],
     )
-    result = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
+    result: Any = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
     values = result.bleu_metric_values
     assert all(v.HasField("score") for v in values)
     return [v.score for v in values]
@@ -122,7 +123,7 @@ def test_effective_order_changes_short_sentences() -> None:
 
 def test_unset_spec_means_no_effective_order() -> None:
     metric_input = m.BleuInput(instances=[m.BleuInstance(prediction="a b", reference="a b")])
-    result = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
+    result: Any = asyncio.run(handlers()["bleu_input"].evaluate(metric_input, "bleu_input", CALL))
     assert [v.score for v in result.bleu_metric_values] == [0.0]
 
 

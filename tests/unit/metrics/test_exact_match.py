@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from evald.api import messages as m
@@ -35,7 +36,7 @@ def evaluate(pairs: list[tuple[str, str]]) -> list[float]:
         metric_spec=m.ExactMatchSpec(),
         instances=[m.ExactMatchInstance(prediction=p, reference=r) for p, r in pairs],
     )
-    result = asyncio.run(
+    result: Any = asyncio.run(
         handlers()["exact_match_input"].evaluate(metric_input, "exact_match_input", CALL)
     )
     values = result.exact_match_metric_values
@@ -49,7 +50,7 @@ def test_cases(prediction: str, reference: str, expected: float) -> None:
 
 
 def test_batch_in_instance_order() -> None:
-    pairs = [(p, r) for p, r, _ in (c.values for c in CASES)]
+    pairs = [(str(p), str(r)) for p, r, _ in (c.values for c in CASES)]
     assert evaluate(pairs) == [c.values[2] for c in CASES]
 
 
@@ -66,7 +67,7 @@ def test_large_batch_in_order() -> None:
         (m.ExactMatchInstance(reference="a"), "exact_match_input.instances[1].prediction"),
     ],
 )
-def test_missing_field_is_rejected_by_path(instance: object, field: str) -> None:
+def test_missing_field_is_rejected_by_path(instance: Any, field: str) -> None:
     metric_input = m.ExactMatchInput(
         instances=[m.ExactMatchInstance(prediction="a", reference="a"), instance]
     )

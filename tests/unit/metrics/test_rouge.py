@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-import nltk
+import nltk  # type: ignore[import-untyped]
 import pytest
 from evald.api import messages as m
 from evald.errors import InvalidArgument
@@ -160,7 +160,7 @@ def reference_f(
 
 def score(rouge_type: str, prediction: str, reference: str, **spec: bool) -> float:
     """The handler's score as a Python float (no 32-bit rounding)."""
-    handler = handlers()["rouge_input"]
+    handler: Any = handlers()["rouge_input"]  # a ComputedMetric: options() and score()
     options = handler.options(m.RougeSpec(rouge_type=rouge_type, **spec), "rouge_input.metric_spec")
     instance = m.RougeInstance(prediction=prediction, reference=reference)
     return float(handler.score(instance, options, "rouge_input.instances[0]"))
@@ -172,7 +172,7 @@ def evaluate(pairs: list[tuple[str, str]], **spec: Any) -> list[float]:
         metric_spec=m.RougeSpec(**spec),
         instances=[m.RougeInstance(prediction=p, reference=r) for p, r in pairs],
     )
-    result = asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input", CALL))
+    result: Any = asyncio.run(handlers()["rouge_input"].evaluate(metric_input, "rouge_input", CALL))
     values = result.rouge_metric_values
     assert all(v.HasField("score") for v in values)
     return [v.score for v in values]
@@ -222,7 +222,7 @@ def test_identical_to_rouge_score(
     ],
 )
 def test_rouge_type_letter_case_and_default(requested: str, canonical: str) -> None:
-    handler = handlers()["rouge_input"]
+    handler: Any = handlers()["rouge_input"]  # a ComputedMetric: options() and score()
     options = handler.options(m.RougeSpec(rouge_type=requested), "rouge_input.metric_spec")
     assert options.rouge_type == canonical
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import string
 import struct
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -95,7 +96,7 @@ def test_rouge_equals_rouge_score(
     # rouge-score's own split_summaries path, given the offline splitter instead of NLTK's data
     with mock.patch.object(rouge_scorer.nltk, "sent_tokenize", split_sentences):
         expected = scorer.score(target=reference, prediction=prediction)[rouge_type].fmeasure
-    handler = handlers()["rouge_input"]
+    handler: Any = handlers()["rouge_input"]  # a ComputedMetric: options() and score()
     spec = m.RougeSpec(
         rouge_type=letter_case(rouge_type),  # type: ignore[operator]
         use_stemmer=use_stemmer,
@@ -120,7 +121,7 @@ def test_splitter_keeps_every_character_in_order(text: str) -> None:
 @pytest.mark.parametrize("rouge_type", ROUGE_TYPES)
 def test_identical_texts_score_one(rouge_type: str) -> None:
     text = " ".join(f"w{i}" for i in range(12)) + ". " + " ".join(f"v{i}" for i in range(12))
-    handler = handlers()["rouge_input"]
+    handler: Any = handlers()["rouge_input"]  # a ComputedMetric: options() and score()
     options = handler.options(
         m.RougeSpec(rouge_type=rouge_type, split_summaries=True), "rouge_input.metric_spec"
     )
