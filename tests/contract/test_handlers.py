@@ -110,3 +110,31 @@ def test_pending_member_is_unimplemented_over_grpc(
     error: Any = raised.value
     assert error.code() == grpc.StatusCode.UNIMPLEMENTED
     assert member in error.details()
+
+
+DECLARED = [
+    (name, handler)
+    for name, handler in sorted(handlers().items())
+    if isinstance(handler, ComputedMetric) and handler.spec_field is not None
+]
+
+
+@pytest.mark.parametrize(("member", "metric"), DECLARED, ids=[name for name, _ in DECLARED])
+def test_a_declared_spec_is_a_metric_spec_of_the_same_shape(
+    member: str, metric: ComputedMetric[Any]
+) -> None:
+    """A computed metric's own spec (``bleu_spec``) is a ``Metric.metric_spec`` member with the
+    fields of its input's ``metric_spec``: one parser serves both."""
+    assert metric.spec_field is not None
+    spec_member: Any = api.messages.Metric.DESCRIPTOR.fields_by_name[metric.spec_field]
+    own: Any = api.REQUEST.fields_by_name[member].message_type
+    assert spec_member.containing_oneof.name == "metric_spec"
+    assert [f.name for f in spec_member.message_type.fields] == [
+        f.name for f in own.fields_by_name["metric_spec"].message_type.fields
+    ]
+
+
+def test_declared_computation_types_exist() -> None:
+    kinds = api.messages.ComputationBasedMetricSpec.ComputationBasedMetricType.keys()
+    declared = [h.computation_type for h in handlers().values() if isinstance(h, ComputedMetric)]
+    assert {"EXACT_MATCH", "BLEU", "ROUGE"} <= {k for k in declared if k} <= set(kinds)

@@ -23,10 +23,17 @@ from evald.cli import report
 from evald.cli.progress import Progress
 from evald.errors import EvalError
 from evald.jobs import outputs, rows, sources
+from evald.metrics.registry import by_spec_field
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_THRESHOLD = 0, 1, 2, 3
-SIMPLE_SPECS = {"exact_match": "exact_match_spec", "bleu": "bleu_spec", "rouge": "rouge_spec"}
 DEFAULT_OUTPUT = Path("evald-results")
+
+
+def simple_specs() -> dict[str, str]:
+    """``--metric`` names of the computed metrics with a spec of their own (``bleu`` ->
+    ``bleu_spec``), as the metrics declare them. Found when first asked for: ``evald jobs`` and
+    ``evald evaluate --help`` need not load the metrics."""
+    return {spec.removesuffix("_spec"): spec for spec in by_spec_field()}
 
 
 class UsageError(Exception):
@@ -87,8 +94,9 @@ def parse_metric(text: str, aggregations: Sequence[str] = ()) -> Any:
     except ValueError:
         choices = ", ".join(n for n in m.Metric.AggregationMetric.keys()[1:])
         raise UsageError(f"unknown --aggregation; use one of: {choices}") from None
-    if name in SIMPLE_SPECS:
-        spec = getattr(metric, SIMPLE_SPECS[name])
+    simple = simple_specs()
+    if name in simple:
+        spec = getattr(metric, simple[name])
         spec.SetInParent()
         if argument and name == "rouge":
             spec.rouge_type = argument

@@ -20,14 +20,13 @@ from evald.errors import InvalidArgument
 from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import InstanceView
 from evald.metrics.base import ComputedMetric
-from evald.metrics.registry import handlers
+from evald.metrics.registry import by_computation_type, by_spec_field, handlers
 
-INPUT_OF_SPEC = {
-    "exact_match_spec": "exact_match_input",
-    "bleu_spec": "bleu_input",
-    "rouge_spec": "rouge_input",
-}
-INPUT_OF_TYPE = {"EXACT_MATCH": "exact_match_input", "BLEU": "bleu_input", "ROUGE": "rouge_input"}
+INPUT_OF_SPEC = {spec: metric.input_field for spec, metric in by_spec_field().items()}
+"""Each computed metric's own spec (``bleu_spec``) -> its ``metric_inputs`` member, as the
+metrics declare them."""
+INPUT_OF_TYPE = {kind: metric.input_field for kind, metric in by_computation_type().items()}
+"""``ComputationBasedMetricType`` names -> ``metric_inputs`` members, as the metrics declare."""
 
 
 def _parts(input_field: str) -> tuple[ComputedMetric[Any], type[Any], type[Any]]:

@@ -74,6 +74,13 @@ class ComputedMetric(Handler, Generic[Options]):
 
     required: ClassVar[tuple[str, ...]] = ("prediction", "reference")
     """Instance fields that must be present (an empty string is present; a missing one is not)."""
+    spec_field: ClassVar[str | None] = None
+    """The ``Metric.metric_spec`` member of the Metric API this metric also serves (e.g.
+    ``bleu_spec``, a message of the same fields as its ``metric_spec``); the name without
+    ``_spec`` is its name on the command line (``evald evaluate --metric bleu``)."""
+    computation_type: ClassVar[str | None] = None
+    """Its ``ComputationBasedMetricType`` name, when ``computation_based_metric_spec`` can ask
+    for it (its ``parameters`` are then its ``metric_spec`` in JSON)."""
 
     @abstractmethod
     def options(self, spec: Any, path: str) -> Options:

@@ -20,6 +20,8 @@ class Bleu(ComputedMetric[bool]):
 
     input_field = "bleu_input"
     result_field = "bleu_results"
+    spec_field = "bleu_spec"
+    computation_type = "BLEU"
 
     TOKENIZE = "13a"
     """The tokenizer, sacrebleu's default (the one ``sacrebleu.sentence_bleu`` uses)."""

@@ -13,6 +13,8 @@ class ExactMatch(ComputedMetric[None]):
 
     input_field = "exact_match_input"
     result_field = "exact_match_results"
+    spec_field = "exact_match_spec"
+    computation_type = "EXACT_MATCH"
 
     def options(self, spec: Any, path: str) -> None:
         return None

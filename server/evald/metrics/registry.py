@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from evald import api
 from evald.discovery import concrete_subclasses
-from evald.metrics.base import Handler
+from evald.metrics.base import ComputedMetric, Handler
 
 CHECKPOINT_PENDING = (
     "{name} scores with a learned model checkpoint, which evald does not load yet: supplying a "
@@ -31,3 +32,18 @@ def handlers() -> dict[str, Handler]:
             raise RuntimeError(f"{cls.__qualname__} reads unknown input {cls.input_field}")
         found[cls.input_field] = cls()
     return found
+
+
+def computed() -> dict[str, ComputedMetric[Any]]:
+    """The computed metrics, by the ``metric_inputs`` member each reads."""
+    return {name: h for name, h in handlers().items() if isinstance(h, ComputedMetric)}
+
+
+def by_spec_field() -> dict[str, ComputedMetric[Any]]:
+    """The computed metrics the Metric API asks for by a spec of their own (``bleu_spec``)."""
+    return {h.spec_field: h for h in computed().values() if h.spec_field is not None}
+
+
+def by_computation_type() -> dict[str, ComputedMetric[Any]]:
+    """The computed metrics ``computation_based_metric_spec.type`` names (``BLEU``)."""
+    return {h.computation_type: h for h in computed().values() if h.computation_type is not None}

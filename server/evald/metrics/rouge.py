@@ -46,6 +46,8 @@ class Rouge(ComputedMetric[RougeOptions]):
 
     input_field = "rouge_input"
     result_field = "rouge_results"
+    spec_field = "rouge_spec"
+    computation_type = "ROUGE"
 
     def options(self, spec: Any, path: str) -> RougeOptions:
         requested: str = spec.rouge_type
