@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evald.ops import configfile
+
 ENV_PREFIX = "EVALD_"
 MAX_MESSAGE_LIMIT = 2**31 - 1
 """gRPC keeps message size limits in a C int."""
@@ -181,8 +183,6 @@ class Settings:
         values: dict[str, object] = {}
         config = (overrides or {}).get("config") or env.get(ENV_PREFIX + "CONFIG") or None
         if config is not None:
-            from evald.ops import configfile
-
             fields = [(f.name, str(f.type)) for f in dataclasses.fields(cls)]
             values.update(configfile.read(Path(str(config)), fields))
             values["config"] = Path(str(config))

@@ -205,6 +205,7 @@ def _from_json(data: dict[str, Any]) -> Settings:
 
 def _worker_main(argv: Sequence[str]) -> int:
     """One worker: pin to its core, serve, and report the ports on the ready pipe."""
+    # Only in a worker: the supervisor serves nothing, so it never loads the server's parts.
     from evald.server import RunningServer, fast_log_records, serve
 
     index, ready_fd, core, payload = int(argv[0]), int(argv[1]), argv[2], argv[3]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from evald.errors import InvalidArgument
 from evald.gateway.template import PathTemplate
-from evald.metrics.autorater.templates import fill, json_variables, variables_of
+from evald.judging.templates import fill, json_variables, variables_of
 from evald.metrics.tool_json import JsonError, canonical_text
 from evald.metrics.tool_payload import PayloadError, parse_payload
 from hypothesis import HealthCheck, given, settings

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import grpc
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
+from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as services
 from google.protobuf import json_format
 
 from evald.cli import report
@@ -220,9 +222,6 @@ async def _score(
 
 async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.server:
-        import grpc
-        from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as services
-
         channel = grpc.aio.insecure_channel(args.server)
         try:
             await asyncio.wait_for(channel.channel_ready(), 10)

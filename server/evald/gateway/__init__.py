@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evald import logs
 from evald.config import Settings
 from evald.gateway.app import (
     HEALTH_PATH,
@@ -132,7 +133,6 @@ async def serve_forwarding(
 
 def main(settings: Settings, target: str, root_certificates: Path | None = None) -> None:
     """Entry point of ``evald gateway``."""
-    from evald import logs
 
     logs.configure(settings.log_level)
     roots = root_certificates.read_bytes() if root_certificates is not None else None

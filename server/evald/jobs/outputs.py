@@ -22,6 +22,7 @@ from google.protobuf import json_format
 
 from evald import api
 from evald.aggregation.summary import MetricSummary, classification_report, summarize
+from evald.errors import InvalidArgument
 from evald.jobs.rows import classification_params, is_pairwise, metric_labels
 from evald.jobs.sources import local_path, storage_client
 
@@ -140,7 +141,6 @@ def check_destination(prefix: str, field: str) -> None:
     if path is None:
         storage_client()
         return
-    from evald.errors import InvalidArgument
 
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ the caller's ``parse_results(responses: list[str]) -> dict`` on the judge's raw 
 sandbox.
 
 Rubric-based ``llm_based_metric_spec`` (a ``rubrics_source`` is set), with the rules of
-:mod:`evald.metrics.autorater.rubrics` (score = importance-weighted share of rubrics met):
+:mod:`evald.judging.rubrics` (score = importance-weighted share of rubrics met):
 
 - ``rubric_group_key``: the rubrics of ``instance.rubric_groups[key]`` (each needs
   ``content.property.description``); no generation call.
@@ -35,9 +35,13 @@ from __future__ import annotations
 from typing import Any
 
 from evald.call import Call
-from evald.errors import InvalidArgument, Unimplemented
+from evald.errors import FailedPrecondition, InvalidArgument, Unimplemented
+from evald.judging import engine, rubrics, templates, transcript
+from evald.judging.rubrics import Section, rubric_text
+from evald.judging.verdicts import OPEN
 from evald.metric_api.base import Outcome, SpecEvaluator
 from evald.metric_api.instance import TEXT_FIELDS, InstanceView
+from evald.sandbox import DISABLED
 
 PAIRWISE_SCORES = {"CANDIDATE": 1.0, "BASELINE": 0.0, "TIE": 0.5}
 DEFAULT_BASELINE = "baseline_model_response"
@@ -65,7 +69,7 @@ def _system(spec: Any) -> str | None:
 
 
 class LlmBasedSpecs(SpecEvaluator):
-    """Judge-backed specs, through :mod:`evald.metrics.autorater.engine`."""
+    """Judge-backed specs, through :mod:`evald.judging.engine`."""
 
     spec_fields = ("pointwise_metric_spec", "pairwise_metric_spec", "llm_based_metric_spec")
 
@@ -81,8 +85,6 @@ class LlmBasedSpecs(SpecEvaluator):
         return await self._pointwise(spec, instance, call, path)
 
     async def _pointwise(self, spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
-        from evald.metrics.autorater import engine, templates
-        from evald.metrics.autorater.verdicts import OPEN
 
         prompt = templates.fill(_template(spec, path), variables(instance), instance.path)
         outcome = await engine.pointwise(call, prompt, _system(spec), OPEN)
@@ -90,7 +92,6 @@ class LlmBasedSpecs(SpecEvaluator):
         return Outcome(outcome.score, outcome.explanation)
 
     async def _pairwise(self, spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
-        from evald.metrics.autorater import engine, templates
 
         template = _template(spec, path)
         values = variables(instance)
@@ -118,8 +119,6 @@ class LlmBasedSpecs(SpecEvaluator):
         )
 
     async def _llm_based(self, spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
-        from evald.metrics.autorater import engine, templates
-        from evald.metrics.autorater.verdicts import OPEN
 
         if spec.WhichOneof("rubrics_source") is not None:
             return await _rubric_based(spec, instance, call, path)
@@ -134,9 +133,6 @@ class LlmBasedSpecs(SpecEvaluator):
         if not code.strip():
             raise InvalidArgument(field, f"the source of def {PARSER}(responses) is required")
         if not call.sandbox.enabled:  # before paying for a judge call
-            from evald.errors import FailedPrecondition
-            from evald.sandbox import DISABLED
-
             raise FailedPrecondition(DISABLED)
         raw = await engine.pointwise(call, prompt, _system(spec), OPEN, strict=False)
         result = await call.sandbox.run(code, raw.raw, function=PARSER, field=field)
@@ -160,7 +156,6 @@ def _group_rubrics(instance: InstanceView, key: str, path: str) -> list[Any]:
     group = instance.rubric_groups[key]
     if not group.rubrics:
         raise InvalidArgument(f"{where}.rubrics", "the rubric group has no rubrics")
-    from evald.metrics.autorater.rubrics import rubric_text
 
     for i, rubric in enumerate(group.rubrics):
         if not rubric_text(rubric):
@@ -171,7 +166,6 @@ def _group_rubrics(instance: InstanceView, key: str, path: str) -> list[Any]:
 
 
 async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -> list[Any]:
-    from evald.metrics.autorater import rubrics, templates
 
     gen = spec.rubric_generation_spec
     content_type = rubrics.content_type_name(gen.rubric_content_type)
@@ -222,8 +216,6 @@ async def _predefined_rubrics(
 
 def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
     """The instance's inputs as labelled sections (prompt, context, other data, trace, ...)."""
-    from evald.metrics.autorater import transcript
-    from evald.metrics.autorater.rubrics import Section
 
     found = transcript.sources(instance.message)
     sections = []
@@ -242,7 +234,6 @@ def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
 
 
 async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
-    from evald.metrics.autorater import rubrics, templates
 
     source = spec.WhichOneof("rubrics_source")
     if spec.result_parser_config.WhichOneof("parser") is not None:

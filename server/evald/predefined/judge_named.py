@@ -4,7 +4,7 @@ Every name in the SDK's ``SUPPORTED_PREDEFINED_METRICS`` is here, with evald's o
 Three kinds:
 
 - **rubric-based** (:class:`RubricNamed`): the judge writes rubrics for the instance, then gives
-  a verdict on each (:mod:`evald.metrics.autorater.rubrics`); score = share met, 0..1, and
+  a verdict on each (:mod:`evald.judging.rubrics`); score = share met, 0..1, and
   ``rubric_verdicts`` lists every rubric with its verdict. ``metric_spec_parameters.guidelines``
   (a string or a list of strings) adds requirements the rubrics must also check.
 - **binary** (:class:`BinaryNamed`): one 0/1 verdict (majority over samples).
@@ -30,11 +30,15 @@ from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
 from evald.call import Call
 from evald.errors import FieldViolation, InvalidArgument, Unimplemented
+from evald.judges import JudgeRequest
+from evald.judges.output import OutputError, json_object, lookup
+from evald.judging import engine, rubrics, transcript
+from evald.judging.rubrics import Recipe, Section
+from evald.judging.transcript import FIELD_OF, Sources
+from evald.judging.verdicts import BINARY
 from evald.metric_api.base import Outcome
 from evald.metric_api.instance import InstanceView
-from evald.metrics.autorater import instruction_following, rubrics, transcript
-from evald.metrics.autorater.rubrics import Recipe, Section
-from evald.metrics.autorater.transcript import FIELD_OF, Sources
+from evald.metrics.autorater import instruction_following
 from evald.predefined.base import Parameter, Params, PredefinedMetric
 
 GUIDELINES = Parameter(
@@ -167,8 +171,6 @@ class BinaryNamed(JudgeNamed):
         )
 
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
-        from evald.metrics.autorater import engine
-        from evald.metrics.autorater.verdicts import BINARY
 
         outcome = await engine.pointwise(call, self.prompt(sources), None, BINARY)
         assert outcome.score is not None  # strict: an unreadable answer raised
@@ -209,7 +211,6 @@ class Labelled:
 
 def read_claims(text: str) -> list[Labelled]:
     """The labelled sentences of a claims answer; OutputError if unusable."""
-    from evald.judges.output import OutputError, json_object, lookup
 
     obj = json_object(text)
     items = lookup(obj, ("sentences", "claims")) if obj is not None else None
@@ -264,8 +265,6 @@ class ClaimsNamed(JudgeNamed):
         )
 
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
-        from evald.judges import JudgeRequest
-        from evald.metrics.autorater import engine
 
         plan = engine.sampling(call.autorater_config)
         request = JudgeRequest(self.prompt(sources), None, CLAIMS_SCHEMA, plan.params)

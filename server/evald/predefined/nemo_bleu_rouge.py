@@ -5,6 +5,7 @@ from __future__ import annotations
 from sacrebleu.metrics.bleu import BLEU
 
 from evald import api
+from evald.errors import InvalidArgument
 from evald.metric_api.base import Outcome
 from evald.metric_api.instance import InstanceView
 from evald.metrics.registry import handlers
@@ -41,8 +42,6 @@ class Bleu(ComputedPredefined):
             for i, t in enumerate(templates)
         ]
         if not references:
-            from evald.errors import InvalidArgument
-
             raise InvalidArgument(params.field("references"), "at least one reference is needed")
         # A new scorer per call: sacrebleu's BLEU keeps state between calls.
         result = BLEU().corpus_score([candidate], [[r] for r in references])

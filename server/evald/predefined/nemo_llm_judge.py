@@ -6,6 +6,8 @@ import re
 
 from evald.call import Call
 from evald.errors import InvalidArgument
+from evald.judging import engine
+from evald.judging.verdicts import OPEN
 from evald.metric_api.base import Outcome
 from evald.metric_api.instance import InstanceView
 from evald.predefined.base import Parameter, Params, PredefinedMetric
@@ -37,8 +39,6 @@ class LlmJudge(PredefinedMetric):
     async def evaluate(
         self, params: Params, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        from evald.metrics.autorater import engine
-        from evald.metrics.autorater.verdicts import OPEN
 
         template = params.values.get("prompt_template")
         if not isinstance(template, str) or not template.strip():

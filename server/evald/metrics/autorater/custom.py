@@ -16,8 +16,8 @@ from google.protobuf.message import Message
 from evald import api
 from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metrics.autorater import engine, templates
-from evald.metrics.autorater.verdicts import OPEN
+from evald.judging import engine, templates
+from evald.judging.verdicts import OPEN
 from evald.metrics.base import Handler
 
 DEFAULT_CANDIDATE_FIELD = "response"

@@ -16,7 +16,7 @@ from google.protobuf.message import Message
 from evald import api
 from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metrics.autorater import rubrics, templates
+from evald.judging import rubrics, templates
 from evald.metrics.base import Handler
 
 RECIPE = rubrics.Recipe(

@@ -15,8 +15,8 @@ from google.protobuf.message import Message
 from evald import api
 from evald.call import Call
 from evald.errors import FieldViolation, InvalidArgument
-from evald.metrics.autorater import engine
-from evald.metrics.autorater.verdicts import Scale
+from evald.judging import engine
+from evald.judging.verdicts import Scale
 from evald.metrics.base import Handler
 
 TEMPLATE_VERSION = 1

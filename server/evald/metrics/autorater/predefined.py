@@ -7,8 +7,8 @@ metrics choose BASELINE, CANDIDATE or TIE.
 
 from __future__ import annotations
 
+from evald.judging.verdicts import BINARY, LIKERT, VERBOSITY
 from evald.metrics.autorater.legacy import Definition, PredefinedMetric
-from evald.metrics.autorater.verdicts import BINARY, LIKERT, VERBOSITY
 
 
 def _likert(best: str, good: str, fair: str, poor: str, worst: str) -> tuple[tuple[str, str], ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from evald.judges.output import OutputError
-from evald.metrics.autorater import verdicts
-from evald.metrics.autorater.verdicts import BINARY, LIKERT, OPEN, VERBOSITY
+from evald.judging import verdicts
+from evald.judging.verdicts import BINARY, LIKERT, OPEN, VERBOSITY
 
 SCORE_CASES = [
     # (judge text, scale, expected score, expected explanation)

@@ -16,8 +16,8 @@ from evald import judges
 from evald.call import Call
 from evald.errors import InvalidArgument
 from evald.judges import GenerationParams, JudgeRequest
-from evald.metrics.autorater import verdicts
-from evald.metrics.autorater.verdicts import Choice, Scale, Score
+from evald.judging import verdicts
+from evald.judging.verdicts import Choice, Scale, Score
 
 T = TypeVar("T")
 MAX_SAMPLES = 32

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from evald.judges.output import OutputError
-from evald.metrics.autorater import rubrics
-from evald.metrics.autorater.rubrics import Verdict
+from evald.judging import rubrics
+from evald.judging.rubrics import Verdict
 from evald.predefined.judge_named import Labelled, claims_score, read_claims
 from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from evald.errors import InvalidArgument
-from evald.metrics.autorater import templates
+from evald.judging import templates
 
 FILL = [
     ("Rate {response} for {prompt}.", {"prompt": "Q", "response": "R"}, "Rate R for Q."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from evald import api
-from evald.metrics.autorater import transcript
+from evald.judging import transcript
 from google.protobuf import json_format
 
 m: Any = api.messages

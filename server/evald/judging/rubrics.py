@@ -32,7 +32,7 @@ from evald import api
 from evald.call import Call
 from evald.judges import JudgeRequest
 from evald.judges.output import OutputError, json_object, lookup
-from evald.metrics.autorater import engine
+from evald.judging import engine
 
 MIN_RUBRICS = 1
 MAX_RUBRICS = 30
