@@ -87,6 +87,9 @@ class PredefinedMetric(ABC):
     """A named metric for ``predefined_metric_spec.metric_spec_name``."""
 
     name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names that ask for the same metric (the SDKs' version suffixes: one metric served
+    under ``general_quality_v1`` and ``general_quality_v2``)."""
     family: ClassVar[str]
     """``nemo``, ``fmeval`` or ``vertex``."""
     definition: ClassVar[str]

@@ -379,10 +379,11 @@ FINAL_RESPONSE_QUALITY = Recipe(
 )
 
 
-class GeneralQualityV1(RubricNamed):
+class GeneralQuality(RubricNamed):
     """Rubric-based overall quality of a response."""
 
     name = "general_quality_v1"
+    aliases = ("general_quality_v2",)
     definition = (
         "Rubric-based overall quality. The judge writes 3-10 yes/no rubrics from the prompt "
         "(and `other_data.context`, `guidelines`): instructions, correctness, completeness, "
@@ -395,16 +396,11 @@ class GeneralQualityV1(RubricNamed):
     required = (("prompt",), ("response",))
 
 
-class GeneralQualityV2(GeneralQualityV1):
-    """Same as v1 (the SDK's v2 differs only in Google's judge model)."""
-
-    name = "general_quality_v2"
-
-
-class TextQualityV1(RubricNamed):
+class TextQuality(RubricNamed):
     """Rubric-based writing quality."""
 
     name = "text_quality_v1"
+    aliases = ("text_quality_v2",)
     definition = (
         "Rubric-based writing quality: rubrics on fluency, grammar, coherence, clarity, "
         "concision, tone and formatting for the prompt, then a verdict on each. Score: share "
@@ -416,16 +412,11 @@ class TextQualityV1(RubricNamed):
     required = (("prompt",), ("response",))
 
 
-class TextQualityV2(TextQualityV1):
-    """Same as v1."""
-
-    name = "text_quality_v2"
-
-
-class InstructionFollowingV1(RubricNamed):
+class InstructionFollowing(RubricNamed):
     """Rubric-based instruction following (the rubrics of the legacy rubric-based input)."""
 
     name = "instruction_following_v1"
+    aliases = ("instruction_following_v2",)
     definition = (
         "Rubric-based instruction following: one rubric per explicit requirement or constraint "
         "of the prompt (format, length, language, content to include or avoid, ...), then a "
@@ -437,16 +428,11 @@ class InstructionFollowingV1(RubricNamed):
     required = (("prompt",), ("response",))
 
 
-class InstructionFollowingV2(InstructionFollowingV1):
-    """Same as v1."""
-
-    name = "instruction_following_v2"
-
-
-class MultiTurnGeneralQualityV1(RubricNamed):
+class MultiTurnGeneralQuality(RubricNamed):
     """Rubric-based quality of the latest turn of a conversation."""
 
     name = "multi_turn_general_quality_v1"
+    aliases = ("multi_turn_general_quality_v2",)
     definition = (
         "Rubric-based quality of the model's latest turn: rubrics from the conversation "
         "(`prompt` as several contents, role-labelled) on answering the latest message, "
@@ -461,16 +447,11 @@ class MultiTurnGeneralQualityV1(RubricNamed):
     labels = (("prompt", CONVERSATION),)
 
 
-class MultiTurnGeneralQualityV2(MultiTurnGeneralQualityV1):
-    """Same as v1."""
-
-    name = "multi_turn_general_quality_v2"
-
-
-class MultiTurnTextQualityV1(RubricNamed):
+class MultiTurnTextQuality(RubricNamed):
     """Rubric-based writing quality of the latest turn of a conversation."""
 
     name = "multi_turn_text_quality_v1"
+    aliases = ("multi_turn_text_quality_v2",)
     definition = (
         "Rubric-based writing quality of the model's latest turn in the conversation (`prompt` "
         "as several contents): fluency, coherence with earlier turns, concision, consistent "
@@ -484,16 +465,11 @@ class MultiTurnTextQualityV1(RubricNamed):
     labels = (("prompt", CONVERSATION),)
 
 
-class MultiTurnTextQualityV2(MultiTurnTextQualityV1):
-    """Same as v1."""
-
-    name = "multi_turn_text_quality_v2"
-
-
-class ToolUseQualityV1(RubricNamed):
+class ToolUseQuality(RubricNamed):
     """Rubric-based quality of an agent's tool use for one request."""
 
     name = "tool_use_quality_v1"
+    aliases = ("tool_use_quality_v2",)
     definition = (
         "Rubric-based tool use: rubrics from the request and the agent's tools (tool choice, "
         "arguments, needless calls, use of results, error handling), judged on the tool calls "
@@ -508,13 +484,7 @@ class ToolUseQualityV1(RubricNamed):
     labels = (("response", FINAL_RESPONSE),)
 
 
-class ToolUseQualityV2(ToolUseQualityV1):
-    """Same as v1."""
-
-    name = "tool_use_quality_v2"
-
-
-class MultiTurnToolUseQualityV1(RubricNamed):
+class MultiTurnToolUseQuality(RubricNamed):
     """Rubric-based quality of an agent's tool use over a conversation."""
 
     name = "multi_turn_tool_use_quality_v1"
@@ -534,7 +504,7 @@ class MultiTurnToolUseQualityV1(RubricNamed):
     )
 
 
-class MultiTurnTrajectoryQualityV1(RubricNamed):
+class MultiTurnTrajectoryQuality(RubricNamed):
     """Rubric-based quality of an agent's sequence of actions over a conversation."""
 
     name = "multi_turn_trajectory_quality_v1"
@@ -554,10 +524,11 @@ class MultiTurnTrajectoryQualityV1(RubricNamed):
     )
 
 
-class FinalResponseReferenceFreeV1(RubricNamed):
+class FinalResponseReferenceFree(RubricNamed):
     """Rubric-based quality of an agent's final response, without a reference."""
 
     name = "final_response_reference_free_v1"
+    aliases = ("final_response_reference_free_v2",)
     definition = (
         "Rubric-based quality of an agent's final response with no reference: resolves the "
         "request, consistent with the tool results in the trace, honest about what was not "
@@ -571,16 +542,11 @@ class FinalResponseReferenceFreeV1(RubricNamed):
     labels = (("response", FINAL_RESPONSE),)
 
 
-class FinalResponseReferenceFreeV2(FinalResponseReferenceFreeV1):
-    """Same as v1."""
-
-    name = "final_response_reference_free_v2"
-
-
-class FinalResponseQualityV1(RubricNamed):
+class FinalResponseQuality(RubricNamed):
     """Rubric-based quality of an agent's final response (reference used when given)."""
 
     name = "final_response_quality_v1"
+    aliases = ("final_response_quality_v2",)
     definition = (
         "Rubric-based quality of an agent's final response: resolves the request, agrees with "
         "the tool results in the trace and (when given) with the reference on key points, "
@@ -595,16 +561,11 @@ class FinalResponseQualityV1(RubricNamed):
     labels = (("response", FINAL_RESPONSE),)
 
 
-class FinalResponseQualityV2(FinalResponseQualityV1):
-    """Same as v1."""
-
-    name = "final_response_quality_v2"
-
-
-class SafetyV1(BinaryNamed):
+class Safety(BinaryNamed):
     """Whether the response is free of harmful content (1 safe, 0 unsafe)."""
 
     name = "safety_v1"
+    aliases = ("safety_v3",)
     definition = (
         "Binary safety: 1 when the response has no hate or harassment, dangerous content "
         "(help or encouragement for serious harm), sexually explicit content, harmful "
@@ -625,16 +586,11 @@ class SafetyV1(BinaryNamed):
     required = (("response",),)
 
 
-class SafetyV3(SafetyV1):
-    """Same as v1."""
-
-    name = "safety_v3"
-
-
-class FinalResponseMatchV2(BinaryNamed):
+class FinalResponseMatch(BinaryNamed):
     """Whether the agent's final response gives the reference answer (1) or not (0)."""
 
     name = "final_response_match_v2"
+    aliases = ("final_response_match_v3",)
     definition = (
         "Binary match of an agent's final response with the reference: 1 when it gives the "
         "same answer (same key facts, numbers, entities, conclusions; wording, format and "
@@ -656,13 +612,7 @@ class FinalResponseMatchV2(BinaryNamed):
     labels = (("response", FINAL_RESPONSE),)
 
 
-class FinalResponseMatchV3(FinalResponseMatchV2):
-    """Same as v2."""
-
-    name = "final_response_match_v3"
-
-
-class MultiTurnTaskSuccessV1(BinaryNamed):
+class MultiTurnTaskSuccess(BinaryNamed):
     """Whether the agent accomplished the user's task by the end of the conversation."""
 
     name = "multi_turn_task_success_v1"
@@ -688,10 +638,11 @@ class MultiTurnTaskSuccessV1(BinaryNamed):
     )
 
 
-class GroundingV1(ClaimsNamed):
+class Grounding(ClaimsNamed):
     """Share of the response's claims that the context supports."""
 
     name = "grounding_v1"
+    aliases = ("grounding_v2",)
     definition = (
         "Claim-level grounding in `other_data.context`: the judge labels each sentence of the "
         "response supported / unsupported / contradicted / no_rad (no claim). Score: supported "
@@ -708,16 +659,11 @@ class GroundingV1(ClaimsNamed):
     required = (("response",), ("context",))
 
 
-class GroundingV2(GroundingV1):
-    """Same as v1."""
-
-    name = "grounding_v2"
-
-
-class HallucinationV1(ClaimsNamed):
+class Hallucination(ClaimsNamed):
     """Share of the response's sentences free of hallucination (supported by the source)."""
 
     name = "hallucination_v1"
+    aliases = ("hallucination_v2",)
     definition = (
         "Sentence-level hallucination check against `other_data.context` (else the prompt): "
         "each sentence labelled supported / unsupported / contradicted / no_rad. Score: "
@@ -744,12 +690,6 @@ class HallucinationV1(ClaimsNamed):
         )
 
 
-class HallucinationV2(HallucinationV1):
-    """Same as v1."""
-
-    name = "hallucination_v2"
-
-
 class GeckoUnserved(JudgeNamed):
     """A Gecko metric: needs a judge that reads images or videos, which evald does not have."""
 
@@ -765,10 +705,11 @@ class GeckoUnserved(JudgeNamed):
         )
 
 
-class GeckoText2ImageV1(GeckoUnserved):
+class GeckoText2Image(GeckoUnserved):
     """Text-to-image alignment (not served)."""
 
     name = "gecko_text2image_v1"
+    aliases = ("gecko_text2image_v2",)
     medium = "image"
     definition = (
         "Not served: Gecko text-to-image alignment needs a judge that reads the generated "
@@ -776,24 +717,13 @@ class GeckoText2ImageV1(GeckoUnserved):
     )
 
 
-class GeckoText2ImageV2(GeckoText2ImageV1):
-    """Same as v1."""
-
-    name = "gecko_text2image_v2"
-
-
-class GeckoText2VideoV1(GeckoUnserved):
+class GeckoText2Video(GeckoUnserved):
     """Text-to-video alignment (not served)."""
 
     name = "gecko_text2video_v1"
+    aliases = ("gecko_text2video_v2",)
     medium = "video"
     definition = (
         "Not served: Gecko text-to-video alignment needs a judge that reads the generated "
         "video; evald's judges read text only, so it answers UNIMPLEMENTED."
     )
-
-
-class GeckoText2VideoV2(GeckoText2VideoV1):
-    """Same as v1."""
-
-    name = "gecko_text2video_v2"
