@@ -13,6 +13,7 @@ import grpc
 from evald.call import Call, Services
 from evald.config import Settings
 from evald.judges import Judges
+from evald.metrics.catalog import builtin
 from evald.sandbox import Sandbox
 from evald.server import RunningServer, start
 from evald_proto.aiplatform.v1 import evaluation_service_pb2 as v1
@@ -23,7 +24,7 @@ from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as v1beta
 from tests.fakes import judge_config
 
 MESSAGES = {"v1beta1": v1beta1, "v1": v1}
-CALL = Call(Services(Judges(), Sandbox(enabled=False)))
+CALL = Call(Services(Judges(), Sandbox(enabled=False), builtin()))
 """A request's Call for metrics that use none of a server's services (computed metrics)."""
 STUBS = {"v1beta1": v1beta1_grpc.EvaluationServiceStub, "v1": v1_grpc.EvaluationServiceStub}
 

@@ -1,5 +1,5 @@
 """The module the scoring forkserver imports first: it then dies with the server that started
-it, and loads every metric handler, so each scoring process is forked with them (and their
+it, and loads every built-in metric, so each scoring process is forked with them (and their
 libraries: nltk alone takes ~2.7 s to import) in memory instead of importing them on its first
 job."""
 
@@ -7,6 +7,6 @@ from evald.orphans import die_with_parent
 
 die_with_parent()
 
-from evald.metrics import registry  # noqa: E402  (after die_with_parent: a slow import)
+from evald.metrics.catalog import builtin  # noqa: E402  (after die_with_parent: a slow import)
 
-registry.handlers()
+builtin()

@@ -1,9 +1,10 @@
 """The composition root: one place where a server's parts are built and wired together.
 
-``App.build(settings)`` makes the judges, the custom-code sandbox, the registered-metric store,
-the evaluator and the dataset jobs; the gRPC server (:func:`evald.server.start`), the in-process
-HTTP gateway (through the same gRPC handlers), ``evald evaluate --local`` and the tests all use
-it. Nothing here is found through a global: every part gets what it needs passed in.
+``App.build(settings)`` makes the judges, the custom-code sandbox, the metric catalog (the
+metrics of ``evald.metrics`` and of the ``metric_modules`` setting), the registered-metric
+store, the evaluator and the dataset jobs; the gRPC server (:func:`evald.server.start`), the
+in-process HTTP gateway (through the same gRPC handlers), ``evald evaluate --local`` and the
+tests all use it. Nothing here is found through a global: every part gets what it needs passed in.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any
 
 import grpc
 
+from evald import metric_registry
 from evald.call import Services
 from evald.config import Settings
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.judges.runtime import Judges
-from evald.metric_api import service as metric_registry
+from evald.metrics.catalog import Catalog
 from evald.ops.limits import RequestLimits
 from evald.service import Evaluator, GrpcEvaluationService
 
@@ -43,7 +45,10 @@ class App:
         variables, whenever it is (re)loaded."""
         judges = Judges(settings.judge_config, settings.judges, os.environ if env is None else env)
         services = Services(
-            judges, metric_registry.sandbox(settings), metric_registry.store(settings)
+            judges,
+            metric_registry.sandbox(settings),
+            Catalog.discover(settings.metric_module_names()),
+            metric_registry.store(settings),
         )
         evaluator = Evaluator(services)
         runner = JobRunner(
@@ -63,7 +68,9 @@ class App:
             RequestLimits.from_settings(self.settings),
         )
         store = self.services.store
-        registry = [] if store is None else [metric_registry.Registry(store).handler()]
+        registry = []
+        if store is not None:
+            registry.append(metric_registry.Registry(store, self.services.metrics).handler())
         return [*evaluation.method_handlers(), *registry, *self.jobs.handlers()]
 
     async def start(self) -> None:

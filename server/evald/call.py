@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from evald.judges.runtime import Judges
+    from evald.metrics.catalog import Catalog
     from evald.sandbox import Sandbox
     from evald.store import MetricStore
 
@@ -27,10 +28,13 @@ _OFF = ("off", "0", "no")
 
 @dataclass(frozen=True)
 class Services:
-    """What a server shares between requests: its judges, sandbox and registered metrics."""
+    """What a server shares between requests: its judges, sandbox, metric catalog and
+    registered metrics."""
 
     judges: Judges
     sandbox: Sandbox
+    metrics: Catalog
+    """Every metric the server serves (a metric that refers to another looks it up here)."""
     store: MetricStore | None = None
 
 

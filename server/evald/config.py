@@ -72,6 +72,11 @@ class Settings:
     )
     job_concurrency: int = setting(16, "rows of one dataset job scored at the same time")
     max_running_jobs: int = setting(2, "dataset jobs run at once by one process; more wait")
+    metric_modules: str = setting(
+        "",
+        "comma-separated Python modules or packages whose metrics the server also serves "
+        "(importable by the server, e.g. installed or on PYTHONPATH)",
+    )
     # Operations (evald.ops): config file, authentication, limits, metrics, tracing. API keys
     # are never flags: a flag's value shows in ``ps`` and shell history.
     config: Path | None = setting(
@@ -167,6 +172,10 @@ class Settings:
             return self.data_dir
         base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         return Path(base) / "evald"
+
+    def metric_module_names(self) -> list[str]:
+        """``metric_modules`` as a list of module names."""
+        return [name.strip() for name in self.metric_modules.split(",") if name.strip()]
 
     @property
     def tls(self) -> bool:

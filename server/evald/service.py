@@ -15,9 +15,8 @@ import grpc
 from evald import api, rpc
 from evald.call import Call, Services
 from evald.errors import InvalidArgument, Unimplemented
-from evald.metric_api.dispatch import MetricApi
-from evald.metrics.base import ComputedMetric
-from evald.metrics.registry import PENDING, handlers
+from evald.metric_api import MetricApi
+from evald.metrics.catalog import PENDING
 from evald.ops import tracing
 from evald.ops.limits import RequestLimits
 
@@ -26,7 +25,7 @@ messages: Any = api.messages
 
 
 class Evaluator:
-    """Dispatches each request to the handler of its ``metric_inputs`` member, or to the Metric
+    """Dispatches each request to the metric of its ``metric_inputs`` member, or to the Metric
     API for ``metrics`` / ``metric_sources``."""
 
     def __init__(self, services: Services) -> None:
@@ -34,12 +33,10 @@ class Evaluator:
         self.default_call = Call(services)
         """The Call of a request with no deadline, the judge cache on and no autorater config:
         what computed metrics get (they read none of it), built once."""
-        self.metric_api = MetricApi()
-        self.handlers = handlers()
-        self.computed = frozenset(
-            name for name, handler in self.handlers.items() if isinstance(handler, ComputedMetric)
-        )
-        """Inputs whose handler is computed locally: it calls no judge, so needs no Call of its
+        self.metric_api = MetricApi(services.metrics)
+        self.inputs = services.metrics.inputs
+        self.computed = services.metrics.computed_inputs()
+        """Inputs whose metric is computed locally: it calls no judge, so needs no Call of its
         own."""
         self.counted = frozenset(
             field.name
@@ -77,13 +74,14 @@ class Evaluator:
                 "no metric input is set; set exactly one of: "
                 + ", ".join(f.name for f in api.METRIC_INPUTS.fields),
             )
-        handler = self.handlers.get(which)
-        if handler is None:
-            reason = PENDING.get(which, "no handler")
+        metric = self.inputs.get(which)
+        if metric is None:
+            reason = PENDING.get(which, "no metric serves it")
             raise Unimplemented(f"metric '{which}' is not implemented by this server: {reason}")
-        result = await handler.evaluate(getattr(request, which), which, call)
+        result = await metric.evaluate_input(getattr(request, which), which, call)
         response = messages.EvaluateInstancesResponse()
-        getattr(response, handler.result_field).CopyFrom(result)
+        assert metric.result_field is not None  # the catalog checked it
+        getattr(response, metric.result_field).CopyFrom(result)
         return response
 
     def describe(self, request: Any, which: str | None) -> tuple[str, int]:

@@ -255,8 +255,8 @@ BLOCKED_IMPORT = textwrap.dedent(
     names = [i.name for i in pkgutil.walk_packages(evald_proto.__path__, "evald_proto.")]
     for name in names:
         importlib.import_module(name)
-    import evald.server, evald.service, evald.metrics.registry, evald_client
-    evald.metrics.registry.handlers()
+    import evald.server, evald.service, evald.metrics.catalog, evald_client
+    evald.metrics.catalog.builtin()
     leaked = [m for m in sys.modules if m.startswith(("google.cloud.aiplatform", "vertexai"))]
     assert not leaked, leaked
     files = {

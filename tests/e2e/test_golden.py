@@ -23,9 +23,7 @@ from typing import Any
 
 import grpc
 import pytest
-from evald.metric_api.dispatch import evaluators
-from evald.metrics.registry import handlers
-from evald.predefined.registry import registry
+from evald.metrics.catalog import ROUTED_SPECS, builtin
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -173,18 +171,20 @@ def covered(path: Path) -> set[str]:
 
 
 def test_every_metric_has_a_golden_case() -> None:
-    """Every member of ``metric_inputs`` with a handler has a case in ``golden/<input name without
-    _input>/`` that uses it; every ``Metric.metric_spec`` member with an evaluator and every
-    named metric is used by at least one case."""
+    """Every member of ``metric_inputs`` a metric serves has a case in ``golden/<input name
+    without _input>/`` that uses it; every ``Metric.metric_spec`` member served and every named
+    metric is used by at least one case."""
     by_folder: dict[str, set[str]] = {}
     for path in FILES:
         by_folder.setdefault(path.relative_to(GOLDEN).parts[0], set()).update(covered(path))
     everywhere = set().union(*by_folder.values())
+    catalog = builtin()
     missing = [
         f"input:{name} (in golden/{name.removesuffix('_input')}/)"
-        for name in sorted(handlers())
+        for name in sorted(catalog.inputs)
         if f"input:{name}" not in by_folder.get(name.removesuffix("_input"), set())
     ]
-    missing += [f"spec:{name}" for name in sorted(evaluators()) if f"spec:{name}" not in everywhere]
-    missing += [f"named:{name}" for name in sorted(registry()) if f"named:{name}" not in everywhere]
+    specs = sorted({*catalog.specs, *ROUTED_SPECS})
+    missing += [f"spec:{name}" for name in specs if f"spec:{name}" not in everywhere]
+    missing += [f"named:{name}" for name in catalog.named if f"named:{name}" not in everywhere]
     assert not missing, f"{len(missing)} metrics without a golden case:\n" + "\n".join(missing)

@@ -13,7 +13,7 @@ import pytest
 import sacrebleu
 from evald import scoring
 from evald.errors import FieldViolation, InvalidArgument
-from evald.metrics.base import ComputedMetric
+from evald.metrics.computed.base import ComputedMetric
 
 from tests.support import CALL, MESSAGES, serving, stub
 
@@ -114,14 +114,14 @@ def test_offloaded_errors_name_the_whole_batch(processes: int) -> None:
     try:
         instances = [m.ExactMatchInstance(prediction="x", reference="x") for _ in range(200)]
         good = m.ExactMatchInput(instances=instances)
-        result: Any = asyncio.run(SlowPicky().evaluate(good, "exact_match_input", CALL))
+        result: Any = asyncio.run(SlowPicky().evaluate_input(good, "exact_match_input", CALL))
         assert [v.score for v in result.exact_match_metric_values] == [1.0] * 200
 
         instances[150] = m.ExactMatchInstance(prediction="x", reference="bad")
         instances[190] = m.ExactMatchInstance(prediction="x", reference="bad")
         with pytest.raises(InvalidArgument) as caught:
             asyncio.run(
-                SlowPicky().evaluate(
+                SlowPicky().evaluate_input(
                     m.ExactMatchInput(instances=instances), "exact_match_input", CALL
                 )
             )

@@ -11,8 +11,8 @@ import pytest
 from evald.errors import InvalidArgument
 from evald.gateway.template import PathTemplate
 from evald.judging.templates import fill, json_variables, variables_of
-from evald.metrics.tool_json import JsonError, canonical_text
-from evald.metrics.tool_payload import PayloadError, parse_payload
+from evald.metrics.tool_calls.json_values import JsonError, canonical_text
+from evald.metrics.tool_calls.payload import PayloadError, parse_payload
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -59,9 +59,14 @@ def test_a_job_runs_in_another_process(one_process: None) -> None:
     assert run(scoring.run_job(echo, {"a": [1, 2.5]})) == {"a": [1, 2.5]}
 
 
-def test_a_process_starts_with_the_metric_handlers_loaded(one_process: None) -> None:
+def test_a_process_starts_with_the_metrics_loaded(one_process: None) -> None:
     # Forked from a forkserver that imported them: no import (nltk: ~2.7 s) on a first job.
-    wanted = ["evald.metrics.rouge", "evald.metrics.bleu", "evald.kernels.rouge", "nltk"]
+    wanted = [
+        "evald.metrics.computed.rouge",
+        "evald.metrics.computed.bleu",
+        "evald.kernels.rouge",
+        "nltk",
+    ]
     assert run(scoring.run_job(loaded, wanted)) == wanted
 
 

@@ -25,7 +25,7 @@ from evald.cli import report
 from evald.cli.progress import Progress
 from evald.errors import EvalError
 from evald.jobs import outputs, rows, sources
-from evald.metrics.registry import by_spec_field
+from evald.metrics.catalog import builtin
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_THRESHOLD = 0, 1, 2, 3
 DEFAULT_OUTPUT = Path("evald-results")
@@ -35,7 +35,7 @@ def simple_specs() -> dict[str, str]:
     """``--metric`` names of the computed metrics with a spec of their own (``bleu`` ->
     ``bleu_spec``), as the metrics declare them. Found when first asked for: ``evald jobs`` and
     ``evald evaluate --help`` need not load the metrics."""
-    return {spec.removesuffix("_spec"): spec for spec in by_spec_field()}
+    return builtin().spec_names()
 
 
 class UsageError(Exception):

@@ -110,12 +110,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from evald.server import main as serve_main  # grpc and the metrics: not for `evald jobs`
+    from evald.metrics.catalog import Catalog  # the metrics: not for `evald jobs`
+    from evald.server import main as serve_main  # grpc: not for `evald jobs`
     from evald.workers import supervise
 
     overrides = {k: v for k, v in vars(args).items() if k != "command"}
     try:
         settings = Settings.load(overrides)
+        if settings.metric_modules:  # a bad module is reported before anything starts
+            Catalog.discover(settings.metric_module_names())
     except ValueError as exc:
         print(f"evald serve: {exc}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from google.protobuf import json_format
 
@@ -170,8 +171,6 @@ def write(directory: str, result_lines: Sequence[str], aggregation: dict[str, An
 
 
 def _upload(directory: str, files: dict[str, str]) -> None:
-    from urllib.parse import urlparse
-
     client = storage_client()
     parsed = urlparse(directory)
     bucket = client.bucket(parsed.netloc)

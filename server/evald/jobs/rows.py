@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from google.protobuf import json_format
+from google.rpc import code_pb2
 
 from evald import api
 from evald.errors import EvalError, internal_status
@@ -64,8 +65,6 @@ def classification_params(metric: Any) -> dict[str, Any] | None:
 
 
 def _error_json(status: Any) -> dict[str, Any]:
-    from google.rpc import code_pb2
-
     return {"code": code_pb2.Code.Name(status.code), "message": status.message}
 
 

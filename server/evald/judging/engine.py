@@ -1,6 +1,6 @@
-"""The shared machinery of judge-backed handlers: autorater config, sampling, flipping.
+"""The shared machinery of judge-backed metrics: autorater config, sampling, flipping.
 
-A pointwise handler builds one prompt; a pairwise handler builds the prompt for the normal order
+A pointwise metric builds one prompt; a pairwise metric builds the prompt for the normal order
 and, when ``flip_enabled``, for the swapped order. Samples run concurrently (each still bounded
 by the judge's concurrency limit), each with its own cache entry (its index is in the key).
 """

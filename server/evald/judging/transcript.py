@@ -1,6 +1,6 @@
 """Rendering an EvaluationInstance as text a judge can read: turns, tool calls, agent traces.
 
-Unlike :class:`~evald.metric_api.instance.InstanceView` (plain texts for computed metrics), this
+Unlike :class:`~evald.metrics.instance.InstanceView` (plain texts for computed metrics), this
 keeps what a judge needs to see: who said what when a field holds several contents (``[user]``,
 ``[model]``), function calls and their results (as JSON), and the agent trace of
 ``agent_eval_data`` (or the deprecated ``agent_data``): agents, their instructions and tools, and

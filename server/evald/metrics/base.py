@@ -1,61 +1,117 @@
-"""What a metric handler is: one member of ``EvaluateInstancesRequest.metric_inputs`` in, one
-member of ``EvaluateInstancesResponse.evaluation_results`` out.
+"""What a metric is: one class that declares every API entry point it serves.
 
-Handlers are discovered (see ``evald.metrics.registry``): a new metric is one new module holding
-a concrete subclass of :class:`Handler` (usually of :class:`ComputedMetric`).
+A metric is a concrete subclass of :class:`Metric` in a module under ``evald.metrics`` (or in a
+module named by the ``metric_modules`` setting). Its class attributes say how requests reach it:
+
+- ``input_field`` / ``result_field``: a member of ``EvaluateInstancesRequest.metric_inputs``
+  and the member of ``evaluation_results`` it fills (served by :meth:`Metric.evaluate_input`);
+- ``spec_fields``: members of the Metric API's ``Metric.metric_spec``
+  (:meth:`Metric.evaluate_spec`);
+- ``computation_type``: a ``ComputationBasedMetricType`` name; ``computation_based_metric_spec``
+  then reaches :meth:`Metric.evaluate_spec` with the metric's own spec read from
+  ``parameters``;
+- ``name`` and ``aliases``: names for ``predefined_metric_spec.metric_spec_name``
+  (:meth:`Metric.evaluate_named`), described by ``family``, ``definition``, ``parameters``,
+  ``score_range`` and ``needs_judge`` for the listing RPC and the docs.
+
+:mod:`evald.metrics.catalog` finds every metric in one pass and builds the tables behind
+``metric_inputs``, ``metrics[]`` and the named metrics from these declarations; it refuses a
+metric that declares an entry point without implementing it, or one served twice.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import time
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from abc import ABC
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar
 
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
-from evald import api, scoring
+from evald import api
 from evald.call import Call
-from evald.errors import FieldViolation, InvalidArgument
+from evald.metrics.instance import InstanceView
+from evald.metrics.params import Parameter, Params
 
-Options = TypeVar("Options")
-log = logging.getLogger(__name__)
-
-INLINE_SECONDS = 0.002
-"""Scoring CPU time a request may spend on the event loop before the rest is estimated."""
-OFFLOAD_SECONDS = 0.01
-"""Estimated remaining scoring CPU time above which it moves to the scoring processes (or a
-thread): the event loop keeps serving other calls (and judge calls waiting on the network).
-
-Both count the event loop thread's CPU time, not wall time: on a busy machine a thread that
-waits for a core would otherwise look slow, and work that fits inline would be sent away at
-the cost of serializing it, with no core free to take it (measured under the benchmark's
-load: a fifth of 100-pair ROUGE requests went to the scoring processes that way)."""
-MIN_CHUNK = 16
-"""Fewest instances sent to one scoring process (smaller chunks cost more in messages)."""
+ENTRY_POINTS = ("input_field", "spec_fields", "computation_type", "name")
+"""The declarations that make a class a metric (set in the class itself, not inherited)."""
 
 
-class Handler(ABC):
-    """Turns one metric input message into its result message."""
+@dataclass
+class Outcome:
+    """One Metric API or named-metric result: ``score`` is always set on the wire."""
 
-    input_field: ClassVar[str]
-    """Member of the request's ``metric_inputs`` oneof this handler reads, e.g. ``bleu_input``."""
-    result_field: ClassVar[str]
+    score: float
+    explanation: str | None = None
+    rubric_verdicts: list[Any] = field(default_factory=list)
+    """``RubricVerdict`` messages."""
+
+
+class Metric(ABC):  # noqa: B024  (no method is required of every metric: see the catalog)
+    """One metric. Set the entry points it serves and implement their methods; the catalog
+    checks that each declared entry point is implemented."""
+
+    input_field: ClassVar[str | None] = None
+    """Member of the request's ``metric_inputs`` oneof it reads, e.g. ``bleu_input``."""
+    result_field: ClassVar[str | None] = None
     """Member of the response's ``evaluation_results`` oneof it fills, e.g. ``bleu_results``."""
+    spec_fields: ClassVar[tuple[str, ...]] = ()
+    """Members of ``Metric.metric_spec`` (the Metric API) it evaluates, e.g. ``bleu_spec``."""
+    computation_type: ClassVar[str | None] = None
+    """Its ``ComputationBasedMetricType`` name, e.g. ``BLEU``."""
+    name: ClassVar[str | None] = None
+    """Its ``predefined_metric_spec.metric_spec_name``, e.g. ``nemo/rouge``."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names that ask for the same metric (the SDKs' version suffixes: one metric served
+    under ``general_quality_v1`` and ``general_quality_v2``)."""
+    family: ClassVar[str] = "vertex"
+    """``vertex``, ``nemo`` or ``fmeval``: whose named metric it is."""
+    definition: ClassVar[str] = ""
+    """How a named metric's score is computed, for the docs and the listing RPC."""
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    """A named metric's ``metric_spec_parameters``."""
+    score_range: ClassVar[str] = "0 or 1"
+    needs_judge: ClassVar[bool] = False
 
-    @abstractmethod
-    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
-        """Evaluate ``metric_input`` (found at request field ``path``) into a result message;
-        ``call`` is what the request may use besides its message (judges, deadline, ...)."""
+    async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
+        """Evaluate ``metric_input`` (the request's ``input_field`` member, found at ``path``)
+        into the result message of ``result_field``."""
+        raise NotImplementedError(f"{type(self).__qualname__} serves no metric input")
+
+    async def evaluate_spec(
+        self, which: str, spec: Any, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        """Score ``instance`` with ``spec``: the ``metric_spec`` member ``which`` (one of
+        ``spec_fields``, or ``computation_based_metric_spec`` with the metric's own spec
+        message), found at request field ``path``."""
+        raise NotImplementedError(f"{type(self).__qualname__} serves no metric spec")
+
+    async def evaluate_named(
+        self, params: Params, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        """Score ``instance`` as the named metric; ``path`` is the request field of the
+        ``predefined_metric_spec``."""
+        raise NotImplementedError(f"{type(self).__qualname__} serves no metric name")
 
     @classmethod
     def result_class(cls) -> type[Message]:
-        """The generated class of this handler's result message."""
+        """The generated class of the ``result_field`` message."""
+        assert cls.result_field is not None, cls
         return _result_class(cls.result_field)
+
+
+class ComputedNamed(Metric):
+    """A named metric computed locally and quickly (no judge, no sandbox)."""
+
+    def score_named(self, params: Params, instance: InstanceView) -> Outcome:
+        """Score ``instance``."""
+        raise NotImplementedError
+
+    async def evaluate_named(
+        self, params: Params, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        return self.score_named(params, instance)
 
 
 @cache
@@ -63,164 +119,3 @@ def _result_class(result_field: str) -> type[Message]:
     descriptor = api.RESPONSE.fields_by_name[result_field].message_type
     assert descriptor is not None, result_field
     return GetMessageClass(descriptor)
-
-
-class ComputedMetric(Handler, Generic[Options]):
-    """A metric computed locally, one score per instance, in instance order.
-
-    Subclasses parse their ``metric_spec`` once per request in :meth:`options` and score an
-    instance in :meth:`score` (or a whole batch in :meth:`score_batch`).
-    """
-
-    required: ClassVar[tuple[str, ...]] = ("prediction", "reference")
-    """Instance fields that must be present (an empty string is present; a missing one is not)."""
-    spec_field: ClassVar[str | None] = None
-    """The ``Metric.metric_spec`` member of the Metric API this metric also serves (e.g.
-    ``bleu_spec``, a message of the same fields as its ``metric_spec``); the name without
-    ``_spec`` is its name on the command line (``evald evaluate --metric bleu``)."""
-    computation_type: ClassVar[str | None] = None
-    """Its ``ComputationBasedMetricType`` name, when ``computation_based_metric_spec`` can ask
-    for it (its ``parameters`` are then its ``metric_spec`` in JSON)."""
-
-    @abstractmethod
-    def options(self, spec: Any, path: str) -> Options:
-        """Validate the metric spec found at ``path`` and turn it into scoring options."""
-
-    @abstractmethod
-    def score(self, instance: Any, options: Options, path: str) -> float:
-        """Score one instance (found at ``path``)."""
-
-    def score_batch(self, instances: Sequence[Any], options: Options, path: str) -> list[float]:
-        """Score every instance of ``path`` (``<input>.instances``); override to vectorise."""
-        return [
-            self.score(instance, options, f"{path}[{i}]") for i, instance in enumerate(instances)
-        ]
-
-    def check_instances(self, instances: Sequence[Any], path: str) -> None:
-        """Reject a request with no instances or with required fields missing, naming them all."""
-        if not instances:
-            raise InvalidArgument(path, "at least one instance is required")
-        required = self.required
-        for instance in instances:  # field paths are built only once a field is missing
-            for name in required:
-                if not instance.HasField(name):
-                    raise InvalidArgument.of(self._missing_fields(instances, path))
-
-    def _missing_fields(self, instances: Sequence[Any], path: str) -> list[FieldViolation]:
-        return [
-            FieldViolation(f"{path}[{i}].{name}", f"required field '{name}' is missing")
-            for i, instance in enumerate(instances)
-            for name in self.required
-            if not instance.HasField(name)
-        ]
-
-    async def evaluate(self, metric_input: Any, path: str, call: Call) -> Message:
-        instances = metric_input.instances
-        instances_path = f"{path}.instances"
-        self.check_instances(instances, instances_path)
-        opts = self.options(metric_input.metric_spec, f"{path}.metric_spec")
-        if len(instances) == 1:  # nothing to split or offload
-            return self.build_result(self.score_batch(instances, opts, instances_path))
-        try:
-            scores = await self._score_adaptively(instances, opts, instances_path)
-        except Exception:
-            # Scored piecewise, an error names indices relative to a piece and only the
-            # violations found in it: score the batch whole, off the loop, for the exact error.
-            scores = await asyncio.to_thread(self.score_batch, instances, opts, instances_path)
-        return self.build_result(scores)
-
-    async def _score_adaptively(
-        self, instances: Sequence[Any], opts: Options, path: str
-    ) -> list[float]:
-        """Score inline for up to :data:`INLINE_SECONDS` (doubling pieces: 1, 2, 4, ...), then
-        finish inline if the rest is estimated cheap, else off the event loop."""
-        scores: list[float] = []
-        done, step, start = 0, 1, time.thread_time()
-        elapsed = 0.0
-        while done < len(instances) and elapsed < INLINE_SECONDS:
-            scores += self.score_batch(instances[done : done + step], opts, path)
-            done += step
-            elapsed = max(time.thread_time() - start, 1e-9)
-            # Double the piece, but not past the budget (a doubled last piece could take as
-            # long as everything before it).
-            step = min(2 * step, max(1, int((INLINE_SECONDS - elapsed) * done / elapsed)))
-        if done >= len(instances):
-            return scores
-        rest = instances[done:]
-        estimate = elapsed / done * len(rest)
-        if estimate <= OFFLOAD_SECONDS:
-            return scores + self.score_batch(rest, opts, path)
-        return scores + await _offload(self, rest, opts, path)
-
-    @classmethod
-    def build_result(cls, scores: Sequence[float]) -> Message:
-        """The result message holding one metric value per score, each with ``score`` set."""
-        result_class, values_field = _result_values(cls.result_field)
-        result = result_class()
-        values = getattr(result, values_field)
-        for value in scores:
-            values.add(score=value)  # always set, 0.0 included: the SDKs read a missing one as NaN
-        return result
-
-
-@cache
-def _result_values(result_field: str) -> tuple[type[Message], str]:
-    """The result class of ``result_field`` and the name of its one (repeated values) field."""
-    result_class = _result_class(result_field)
-    (values_field,) = result_class.DESCRIPTOR.fields
-    return result_class, values_field.name
-
-
-# Scoring processes (evald.scoring) -----------------------------------------------------------
-
-
-async def _offload(
-    handler: ComputedMetric[Any], instances: Sequence[Any], opts: Any, path: str
-) -> list[float]:
-    """Score ``instances`` in the scoring processes (in pieces, one per process), or in a
-    thread when there are none or the work cannot be sent to them."""
-    processes = scoring.scoring_processes()
-    if processes > 0:
-        pieces = max(1, min(processes, len(instances) // MIN_CHUNK))
-        size = -(-len(instances) // pieces)
-        blobs = [instance.SerializeToString() for instance in instances]
-        instance_class = type(instances[0])
-        calls = [
-            scoring.run_job(
-                _score_in_child, type(handler), instance_class, blobs[i : i + size], opts
-            )
-            for i in range(0, len(blobs), size)
-        ]
-        try:
-            results = await asyncio.gather(*calls)
-        except scoring.ScoringUnavailable:
-            pass  # e.g. a scoring process was killed: this batch goes to a thread
-        else:
-            if any(result is None for result in results):
-                raise _PieceFailed
-            return [score for result in results if result is not None for score in result]
-    return await asyncio.to_thread(handler.score_batch, instances, opts, path)
-
-
-class _PieceFailed(Exception):
-    """A scoring process could not score its piece (e.g. a bad instance)."""
-
-
-@cache
-def _child_handler(handler_class: type[ComputedMetric[Any]]) -> ComputedMetric[Any]:
-    return handler_class()
-
-
-def _score_in_child(
-    handler_class: type[ComputedMetric[Any]],
-    instance_class: type[Message],
-    blobs: list[bytes],
-    opts: Any,
-) -> list[float] | None:
-    """Runs in a scoring process. On any error it returns None, and the caller scores the whole
-    batch again to raise the error with the right field paths."""
-    try:
-        instances = [instance_class.FromString(blob) for blob in blobs]
-        return _child_handler(handler_class).score_batch(instances, opts, "")
-    except Exception:
-        return None

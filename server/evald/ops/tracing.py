@@ -1,4 +1,4 @@
-"""Optional OpenTelemetry tracing: one span per RPC, per handler and per judge call.
+"""Optional OpenTelemetry tracing: one span per RPC, per metric evaluation and per judge call.
 
 Off by default, and then :func:`span` costs one global read. ``--tracing`` (``EVALD_TRACING``)
 installs an SDK tracer provider exporting over OTLP (configured by the standard ``OTEL_*``
@@ -6,7 +6,7 @@ variables) when ``opentelemetry-sdk`` and ``opentelemetry-exporter-otlp`` are in
 and embedders pass their own provider to :func:`enable`. Without the packages it stays a no-op.
 
 Spans: ``rpc <method>`` (gRPC and in-process HTTP calls; continues a caller's ``traceparent``),
-``evaluate <metric>`` (the handler), ``judge <name>`` (each judge call attempt).
+``evaluate <metric>`` (the metric), ``judge <name>`` (each judge call attempt).
 """
 
 from __future__ import annotations

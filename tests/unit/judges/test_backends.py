@@ -14,7 +14,8 @@ from evald.errors import FailedPrecondition
 from evald.judges import JudgeRequest, Judges
 from evald.judges.backends import JudgeBackend, backends
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
-from evald.metrics.autorater.custom import PointwiseMetric
+from evald.metrics.catalog import builtin
+from evald.metrics.judged.pointwise import Pointwise
 from evald.sandbox import Sandbox
 
 from tests.support import MESSAGES
@@ -62,12 +63,12 @@ def test_the_backends_of_the_package_and_of_this_module_are_found() -> None:
 
 async def test_a_judge_of_a_new_backend_scores() -> None:
     reply = json.dumps({"score": 4, "explanation": "fine"})
-    call = Call(Services(judges(reply=reply), Sandbox(enabled=False)))
+    call = Call(Services(judges(reply=reply), Sandbox(enabled=False), builtin()))
     metric_input = m.PointwiseMetricInput(
         metric_spec=m.PointwiseMetricSpec(metric_prompt_template="Rate: {response}"),
         instance=m.PointwiseMetricInstance(json_instance=json.dumps({"response": "R"})),
     )
-    result: Any = await PointwiseMetric().evaluate(metric_input, "pointwise_metric_input", call)
+    result: Any = await Pointwise().evaluate_input(metric_input, "pointwise_metric_input", call)
     assert (result.score, result.explanation) == (4.0, "fine")
     await call.judges.aclose()
 

@@ -22,8 +22,13 @@ from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, 
 from evald.judges import runtime
 from evald.judges.config import JudgeSpec
 from evald.judges.runtime import Judges
-from evald.metrics.autorater.custom import PairwiseMetric, PointwiseMetric
-from evald.metrics.autorater.predefined import Fluency, PairwiseQuestionAnsweringQuality
+from evald.metrics.catalog import builtin
+from evald.metrics.judged.fluency import Fluency
+from evald.metrics.judged.pairwise import Pairwise
+from evald.metrics.judged.pairwise_question_answering_quality import (
+    PairwiseQuestionAnsweringQuality,
+)
+from evald.metrics.judged.pointwise import Pointwise
 from evald.sandbox import Sandbox
 from evald_proto.aiplatform.v1beta1 import content_pb2
 
@@ -50,7 +55,7 @@ def fake() -> Iterator[FakeJudge]:
         yield judge
 
 
-SERVICES = Services(Judges(CONFIG, None, os.environ), Sandbox(enabled=False))
+SERVICES = Services(Judges(CONFIG, None, os.environ), Sandbox(enabled=False), builtin())
 """A server's services: the judges watch the tests' judge config file."""
 CALL = Call(SERVICES)
 """A request's Call: no deadline, the judge cache allowed, no autorater config."""
@@ -91,7 +96,7 @@ def autorater(**fields: Any) -> Call:
 async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(4, "polite and short"))
     spec = {"system_instruction": "You are a strict grader."}
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(**spec), "pointwise_metric_input", CALL
     )
     assert result.HasField("score")
@@ -112,7 +117,7 @@ async def test_pointwise_score_and_request_shape(fake: FakeJudge, backend: str) 
 
 async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(0))
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", CALL
     )
     assert result.HasField("score")
@@ -122,7 +127,7 @@ async def test_score_zero_is_set(fake: FakeJudge, backend: str) -> None:
 async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: str) -> None:
     fake.script("Rating: 3\nFree-form verdict the caller parses itself")
     spec = {"custom_output_format_config": m.CustomOutputFormatConfig(return_raw_output=True)}
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(**spec), "pointwise_metric_input", CALL
     )
     assert list(result.custom_output.raw_outputs.raw_output) == [
@@ -136,7 +141,7 @@ async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: s
 
 async def test_missing_template_variable_is_invalid_argument(fake: FakeJudge, backend: str) -> None:
     with pytest.raises(InvalidArgument) as err:
-        await PointwiseMetric().evaluate(
+        await Pointwise().evaluate_input(
             pointwise_input(instance='{"response": "x"}'), "pointwise_metric_input", CALL
         )
     assert err.value.violations[0].field == "pointwise_metric_input.instance.json_instance"
@@ -159,7 +164,7 @@ async def test_transient_failures_are_retried(
     fake: FakeJudge, backend: str, replies: list[Reply | str], calls: int
 ) -> None:
     fake.script(*replies)
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", CALL
     )
     assert result.score == 5.0
@@ -172,7 +177,7 @@ async def test_transient_failures_are_retried(
 async def test_retries_run_out_unavailable(fake: FakeJudge, backend: str, reply: Reply) -> None:
     fake.script(*[reply] * 3)
     with pytest.raises(Unavailable) as err:
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
     assert len(fake.calls) == 3  # max_attempts in the test config
     assert "judge 'fake'" in err.value.message
     assert backend in err.value.message
@@ -181,7 +186,7 @@ async def test_retries_run_out_unavailable(fake: FakeJudge, backend: str, reply:
 async def test_rejected_call_is_not_retried(fake: FakeJudge, backend: str) -> None:
     fake.script(Reply(status=401, text=f"API key {API_KEY} not valid"))  # echoes the key back
     with pytest.raises(FailedPrecondition) as err:
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
     assert len(fake.calls) == 1
     assert "401" in err.value.message
     assert API_KEY not in err.value.message
@@ -191,7 +196,7 @@ async def test_request_deadline_is_honoured(fake: FakeJudge, backend: str) -> No
     fake.script(Reply(text=verdict(5), delay=30.0))
     start = time.monotonic()
     with pytest.raises(DeadlineExceeded) as err:
-        await PointwiseMetric().evaluate(
+        await Pointwise().evaluate_input(
             pointwise_input(), "pointwise_metric_input", Call(SERVICES, time.monotonic() + 0.5)
         )
     assert time.monotonic() - start < 15  # the 0.5 s deadline, not the 30 s answer
@@ -204,7 +209,7 @@ async def test_per_call_timeout_then_unavailable(
     configure(monkeypatch, tmp_path, fake.url, backend, timeout=0.3, attempts=2)
     fake.script(Reply(text=verdict(5), delay=1.5), Reply(text=verdict(5), delay=1.5))
     with pytest.raises(Unavailable, match="no answer within"):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
     assert len(fake.calls) == 2
 
 
@@ -220,7 +225,7 @@ async def test_sampling_mean_for_custom_pointwise(
     fake: FakeJudge, backend: str, answers: list[float], score: float
 ) -> None:
     fake.script(*[verdict(a) for a in answers])
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", autorater(sampling_count=len(answers))
     )
     assert result.score == pytest.approx(score)
@@ -240,7 +245,7 @@ async def test_sampling_majority_for_predefined(
 ) -> None:
     fake.script(*[verdict(a) for a in answers])
     metric_input = m.FluencyInput(instance=m.FluencyInstance(prediction="Hello there."))
-    result: Any = await Fluency().evaluate(
+    result: Any = await Fluency().evaluate_input(
         metric_input, "fluency_input", autorater(sampling_count=len(answers))
     )
     assert result.score == score
@@ -250,7 +255,7 @@ async def test_sampling_majority_for_predefined(
 @pytest.mark.parametrize("count", [0, 33, -1])
 async def test_sampling_count_out_of_range(fake: FakeJudge, backend: str, count: int) -> None:
     with pytest.raises(InvalidArgument) as err:
-        await PointwiseMetric().evaluate(
+        await Pointwise().evaluate_input(
             pointwise_input(), "pointwise_metric_input", autorater(sampling_count=count)
         )
     assert err.value.violations[0].field == "autorater_config.sampling_count"
@@ -277,7 +282,7 @@ async def test_pairwise_choice_mapping(
     fake: FakeJudge, backend: str, letter: str, expected: str
 ) -> None:
     fake.script(choice(letter, "reasons"))
-    result: Any = await PairwiseMetric().evaluate(pairwise_input(), "pairwise_metric_input", CALL)
+    result: Any = await Pairwise().evaluate_input(pairwise_input(), "pairwise_metric_input", CALL)
     assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
     assert result.explanation == "reasons"
 
@@ -319,7 +324,7 @@ async def test_flip(
         "candidate_response_field_name": "response",
         "baseline_response_field_name": "baseline_model_response",
     }
-    result: Any = await PairwiseMetric().evaluate(
+    result: Any = await Pairwise().evaluate_input(
         pairwise_input(**spec),
         "pairwise_metric_input",
         autorater(sampling_count=2, flip_enabled=flip),
@@ -341,7 +346,7 @@ async def test_predefined_pairwise_flip_confidence(
             prediction="4", baseline_prediction="5", instruction="2+2?"
         )
     )
-    result: Any = await PairwiseQuestionAnsweringQuality().evaluate(
+    result: Any = await PairwiseQuestionAnsweringQuality().evaluate_input(
         metric_input,
         "pairwise_question_answering_quality_input",
         autorater(sampling_count=4, flip_enabled=True),
@@ -361,7 +366,7 @@ async def test_predefined_pairwise_flip_confidence(
 )
 async def test_model_names_resolve(fake: FakeJudge, backend: str, model: str) -> None:
     fake.script(verdict(2))
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(),
         "pointwise_metric_input",
         autorater(autorater_model=model.format(model=MODELS[backend])),
@@ -372,7 +377,7 @@ async def test_model_names_resolve(fake: FakeJudge, backend: str, model: str) ->
 
 async def test_unknown_model_is_invalid_argument(fake: FakeJudge, backend: str) -> None:
     with pytest.raises(InvalidArgument) as err:
-        await PointwiseMetric().evaluate(
+        await Pointwise().evaluate_input(
             pointwise_input(), "pointwise_metric_input", autorater(autorater_model="gpt-7")
         )
     assert err.value.violations[0].field == "autorater_config.autorater_model"
@@ -382,7 +387,7 @@ async def test_unknown_model_is_invalid_argument(fake: FakeJudge, backend: str) 
 async def test_generation_params_are_sent(fake: FakeJudge, backend: str) -> None:
     fake.script(verdict(3))
     config = content_pb2.GenerationConfig(temperature=0.25, max_output_tokens=256, seed=7)
-    await PointwiseMetric().evaluate(
+    await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", autorater(generation_config=config)
     )
     body = fake.calls[0].body
@@ -397,7 +402,7 @@ async def test_no_judge_configured(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("EVALD_JUDGE_CONFIG", "EVALD_JUDGE_BACKEND"):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(FailedPrecondition, match="EVALD_JUDGE_CONFIG"):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
 
 
 async def test_cache_hit_makes_no_call(
@@ -406,23 +411,23 @@ async def test_cache_hit_makes_no_call(
     configure(monkeypatch, tmp_path, fake.url, backend, cache=True)
     fake.script(verdict(4), verdict(1), verdict(2), verdict(5))
     twice = autorater(sampling_count=2)
-    first: Any = await PointwiseMetric().evaluate(
+    first: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", twice
     )
     assert len(fake.calls) == 2  # one call per sample: the sample index is in the key
-    again: Any = await PointwiseMetric().evaluate(
+    again: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", twice
     )
     assert len(fake.calls) == 2
     assert again.score == first.score == 2.5
-    other: Any = await PointwiseMetric().evaluate(
+    other: Any = await Pointwise().evaluate_input(
         pointwise_input(instance=json.dumps({"prompt": "x", "response": "y"})),
         "pointwise_metric_input",
         CALL,
     )
     assert len(fake.calls) == 3  # a different prompt is a miss
     assert other.score == 2.0
-    await PointwiseMetric().evaluate(
+    await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", Call(SERVICES, use_cache=False)
     )
     assert len(fake.calls) == 4  # per-request opt-out
@@ -434,8 +439,8 @@ async def test_unparsed_answers_are_not_cached(
     configure(monkeypatch, tmp_path, fake.url, backend, cache=True, attempts=1)
     fake.script("garbage", verdict(3))
     with pytest.raises(Unavailable):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
-    result: Any = await PointwiseMetric().evaluate(
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", CALL
     )
     assert result.score == 3.0
@@ -447,9 +452,9 @@ async def test_key_never_logged(
 ) -> None:
     fake.script(Reply(status=500), verdict(4), Reply(status=403, text=f"bad key {API_KEY}"))
     with caplog.at_level(logging.DEBUG):
-        await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
         with pytest.raises(FailedPrecondition):
-            await PointwiseMetric().evaluate(pointwise_input(), "pointwise_metric_input", CALL)
+            await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
     assert any(r.name == "evald.judges" for r in caplog.records)  # logging did happen
     assert API_KEY in fake.calls[0].headers.get("x-goog-api-key", "") + fake.calls[0].headers.get(
         "authorization", ""
@@ -464,7 +469,7 @@ async def test_vertex_express_mode(
     fake.reset()
     configure(monkeypatch, tmp_path, fake.url, "gemini", vertex=True)
     fake.script(verdict(5))
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", CALL
     )
     assert result.score == 5.0
@@ -474,7 +479,7 @@ async def test_vertex_express_mode(
 
 
 async def evaluate_pointwise() -> float:
-    result: Any = await PointwiseMetric().evaluate(
+    result: Any = await Pointwise().evaluate_input(
         pointwise_input(), "pointwise_metric_input", CALL
     )
     return float(result.score)

@@ -9,7 +9,7 @@ import pytest
 from evald.judges.output import OutputError
 from evald.judging import rubrics
 from evald.judging.rubrics import Verdict
-from evald.predefined.judge_named import Labelled, claims_score, read_claims
+from evald.metrics.named.vertex.base import Labelled, claims_score, read_claims
 from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
 RUBRICS_OK: list[tuple[str, list[tuple[str, str | None]]]] = [

@@ -1,1 +1,2 @@
-"""Text helpers shared by the reference-based text metrics (sentence splitting for ROUGE)."""
+"""Text helpers the metrics share: sentence splitting (ROUGE), SQuAD answer normalisation,
+Jinja templates of the NeMo metrics."""

@@ -1,0 +1,1 @@
+"""Metrics computed locally: exact match, BLEU, ROUGE, tool calls, trajectories, custom code."""

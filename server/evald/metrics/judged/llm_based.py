@@ -1,0 +1,195 @@
+"""``llm_based_metric_spec``: a judge (see :mod:`evald.judges`) reads the filled template and
+gives a verdict, or judges the response rubric by rubric.
+
+Template variables (``{name}``) are those of :mod:`evald.metrics.judged.pointwise`.
+``judge_autorater_config`` replaces the request's ``autorater_config`` for this metric.
+``result_parser_config.custom_code_parser_config`` runs the caller's
+``parse_results(responses: list[str]) -> dict`` on the judge's raw answers in the sandbox.
+
+Rubric-based ``llm_based_metric_spec`` (a ``rubrics_source`` is set), with the rules of
+:mod:`evald.judging.rubrics` (score = importance-weighted share of rubrics met):
+
+- ``rubric_group_key``: the rubrics of ``instance.rubric_groups[key]`` (each needs
+  ``content.property.description``); no generation call.
+- ``rubric_generation_spec``: the judge writes the rubrics. ``prompt_template`` (filled like
+  ``metric_prompt_template``; evald's generic prompt when empty) is followed by evald's rubric
+  rules and output format; ``rubric_content_type`` picks questions (default), properties or
+  Python assertions (judged by reading, never run); ``rubric_type_ontology`` is the list of
+  allowed ``Rubric.type``; ``model_config`` is the autorater config of the generation call.
+- ``predefined_rubric_generation_spec``: the rubric writer of a rubric-based named metric
+  (e.g. ``general_quality_v1``) with its ``metric_spec_parameters``.
+
+Verdicts: with ``metric_prompt_template``, the filled template (``{rubrics}`` is the numbered
+rubric list, appended when the template does not use it) plus evald's output format; without,
+evald's critique prompt showing the prompt, response, reference, other_data and agent trace.
+``result_parser_config`` cannot be combined with rubrics (UNIMPLEMENTED).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.protobuf import json_format
+
+from evald.call import Call
+from evald.errors import FailedPrecondition, InvalidArgument, Unimplemented
+from evald.judging import engine, rubrics, templates, transcript
+from evald.judging.rubrics import Section, rubric_text
+from evald.judging.verdicts import OPEN
+from evald.metrics.base import Metric, Outcome
+from evald.metrics.instance import InstanceView
+from evald.metrics.judged.pointwise import system_of, template_of, variables
+from evald.metrics.named.vertex.base import RubricNamed
+from evald.metrics.params import Params
+from evald.sandbox import DISABLED
+
+PARSER = "parse_results"
+
+
+class LlmBased(Metric):
+    """A judge verdict on the caller's template, or rubric by rubric."""
+
+    spec_fields = ("llm_based_metric_spec",)
+
+    async def evaluate_spec(
+        self, which: str, spec: Any, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        if spec.HasField("judge_autorater_config"):
+            call = call.with_autorater_config(spec.judge_autorater_config)
+        if spec.WhichOneof("rubrics_source") is not None:
+            return await _rubric_based(spec, instance, call, path)
+        prompt = templates.fill(template_of(spec, path), variables(instance), instance.path)
+        parser = spec.result_parser_config
+        if parser.WhichOneof("parser") != "custom_code_parser_config":
+            outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN)
+            assert outcome.score is not None
+            return Outcome(outcome.score, outcome.explanation)
+        code = parser.custom_code_parser_config.parsing_function
+        field = f"{path}.result_parser_config.custom_code_parser_config.parsing_function"
+        if not code.strip():
+            raise InvalidArgument(field, f"the source of def {PARSER}(responses) is required")
+        if not call.sandbox.enabled:  # before paying for a judge call
+            raise FailedPrecondition(DISABLED)
+        raw = await engine.pointwise(call, prompt, system_of(spec), OPEN, strict=False)
+        result = await call.sandbox.run(code, raw.raw, function=PARSER, field=field)
+        return Outcome(result.score, result.explanation)
+
+
+GENERIC_FOCUS = (
+    "The properties a high-quality response to this prompt must have: each explicit instruction "
+    "and constraint, then correctness, completeness and relevance of the content the prompt "
+    "needs, and clarity."
+)
+
+
+def _group_rubrics(instance: InstanceView, key: str, path: str) -> list[Any]:
+    where = f"{instance.path}.rubric_groups[{key!r}]"
+    if key not in instance.rubric_groups:
+        have = ", ".join(repr(k) for k in sorted(instance.rubric_groups)) or "none"
+        raise InvalidArgument(
+            f"{path}.rubric_group_key", f"no rubric group {key!r} in the instance (it has: {have})"
+        )
+    group = instance.rubric_groups[key]
+    if not group.rubrics:
+        raise InvalidArgument(f"{where}.rubrics", "the rubric group has no rubrics")
+
+    for i, rubric in enumerate(group.rubrics):
+        if not rubric_text(rubric):
+            raise InvalidArgument(
+                f"{where}.rubrics[{i}].content.property.description", "a rubric needs a text"
+            )
+    return list(group.rubrics)
+
+
+async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -> list[Any]:
+
+    gen = spec.rubric_generation_spec
+    content_type = rubrics.content_type_name(gen.rubric_content_type)
+    ontology = [t.strip() for t in gen.rubric_type_ontology if t.strip()]
+    if gen.prompt_template.strip():
+        filled = templates.fill(gen.prompt_template, variables(instance), instance.path)
+        prompt = f"{filled}\n\n{rubrics.format_rules(content_type, ontology)}"
+    else:
+        text = instance.text("prompt")
+        if text is None or not text.strip():
+            raise InvalidArgument(
+                f"{instance.path}.prompt",
+                "rubric generation without a prompt_template needs the instance's prompt",
+            )
+        prompt = rubrics.generation_prompt(
+            GENERIC_FOCUS,
+            _sections(instance, response=False),
+            content_type=content_type,
+            ontology=ontology,
+        )
+    config = gen.model_config if gen.HasField("model_config") else None
+    return await rubrics.generate(call, prompt, config=config, ontology=ontology)
+
+
+async def _predefined_rubrics(
+    spec: Any, instance: InstanceView, call: Call, path: str
+) -> list[Any]:
+    named = spec.predefined_rubric_generation_spec
+    where = f"{path}.predefined_rubric_generation_spec"
+    catalog = call.services.metrics.named
+    metric = catalog.get(named.metric_spec_name)
+    if not isinstance(metric, RubricNamed):
+        choices = ", ".join(n for n, m in catalog.items() if isinstance(m, RubricNamed))
+        raise InvalidArgument(
+            f"{where}.metric_spec_name",
+            f"{named.metric_spec_name!r} is not a rubric-based predefined metric; use one of: "
+            + choices,
+        )
+    values = json_format.MessageToDict(named.metric_spec_parameters)
+    params = Params(values, metric.parameters, f"{where}.metric_spec_parameters")
+    return await metric.rubrics_for(params, instance, call)
+
+
+def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
+    """The instance's inputs as labelled sections (prompt, context, other data, trace, ...)."""
+
+    found = transcript.sources(instance.message)
+    sections = []
+    for name, label in (("prompt", "User prompt"), ("context", "Context")):
+        text = found.get(name)
+        if text is not None:
+            sections.append(Section(label, text))
+    sections += [Section(key, text) for key, text in found.other.items() if text.strip()]
+    if found.get("agent") is not None:
+        sections.append(Section("Agent trace", found.agent or ""))
+    if found.get("reference") is not None:
+        sections.append(Section("Reference answer", found.reference or ""))
+    if response:
+        sections.append(Section("Response", instance.require("response")))
+    return sections
+
+
+async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
+
+    source = spec.WhichOneof("rubrics_source")
+    if spec.result_parser_config.WhichOneof("parser") is not None:
+        raise Unimplemented(
+            f"{path}.result_parser_config: a custom result parser cannot be combined with "
+            f"rubrics ({source}); evald reads the rubric verdicts itself"
+        )
+    # Check the critique inputs before paying for rubric generation.
+    if spec.HasField("metric_prompt_template") and spec.metric_prompt_template.strip():
+        values = {**variables(instance), "rubrics": ""}
+        templates.fill(spec.metric_prompt_template, values, instance.path)
+    else:
+        instance.require("response")
+    if source == "rubric_group_key":
+        found = _group_rubrics(instance, spec.rubric_group_key, path)
+    elif source == "rubric_generation_spec":
+        found = await _generated(spec, instance, call, path)
+    else:
+        found = await _predefined_rubrics(spec, instance, call, path)
+    if spec.HasField("metric_prompt_template") and spec.metric_prompt_template.strip():
+        values = {**variables(instance), "rubrics": rubrics.rubric_list(found)}
+        filled = templates.fill(spec.metric_prompt_template, values, instance.path)
+        prompt = rubrics.custom_critique_prompt(filled, found)
+    else:
+        prompt = rubrics.critique_prompt(_sections(instance), found)
+    verdicts = await rubrics.critique(call, prompt, len(found), system=system_of(spec))
+    judged = rubrics.Judged(found, verdicts)
+    return Outcome(judged.score, judged.explanation(), judged.verdict_messages())

@@ -1,0 +1,23 @@
+"""``pairwise_question_answering_quality_input``: Which of two answers is better (A = baseline, B =
+candidate)."""
+
+from __future__ import annotations
+
+from evald.metrics.judged.defined import PAIRWISE_RUBRIC, DefinedJudgeMetric, JudgePrompt
+from evald.metrics.judged.question_answering_quality import QuestionAnsweringQuality
+
+
+class PairwiseQuestionAnsweringQuality(DefinedJudgeMetric):
+    """Which of two answers is better (A = baseline, B = candidate)."""
+
+    input_field = "pairwise_question_answering_quality_input"
+    result_field = "pairwise_question_answering_quality_result"
+    prompt = JudgePrompt(
+        title="question answering quality",
+        criterion=QuestionAnsweringQuality.prompt.criterion,
+        rubric=PAIRWISE_RUBRIC,
+        scale=None,
+        has_reference_option=True,
+        required=("instruction",),
+        optional=("context",),
+    )

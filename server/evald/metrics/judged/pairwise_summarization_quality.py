@@ -1,0 +1,23 @@
+"""``pairwise_summarization_quality_input``: Which of two summaries is better (A = baseline, B =
+candidate)."""
+
+from __future__ import annotations
+
+from evald.metrics.judged.defined import PAIRWISE_RUBRIC, DefinedJudgeMetric, JudgePrompt
+from evald.metrics.judged.summarization_quality import SummarizationQuality
+
+
+class PairwiseSummarizationQuality(DefinedJudgeMetric):
+    """Which of two summaries is better (A = baseline, B = candidate)."""
+
+    input_field = "pairwise_summarization_quality_input"
+    result_field = "pairwise_summarization_quality_result"
+    prompt = JudgePrompt(
+        title="summarization quality",
+        criterion=SummarizationQuality.prompt.criterion,
+        rubric=PAIRWISE_RUBRIC,
+        scale=None,
+        has_reference_option=True,
+        required=("context",),
+        optional=("instruction",),
+    )

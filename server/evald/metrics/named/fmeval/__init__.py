@@ -1,0 +1,1 @@
+"""AWS FMEval's named metrics (``fmeval/...``)."""

@@ -1,0 +1,28 @@
+"""``nemo/f1``: SQuAD token F1 of the prediction against the ground truth."""
+
+from __future__ import annotations
+
+from evald.metrics.base import ComputedNamed, Outcome
+from evald.metrics.instance import InstanceView
+from evald.metrics.named.nemo.answers import TEMPLATES, answer_pair
+from evald.metrics.params import Params
+from evald.metrics.text.squad import token_f1
+
+
+class F1(ComputedNamed):
+    """SQuAD token F1 of the prediction against the ground truth."""
+
+    name = "nemo/f1"
+    family = "nemo"
+    definition = (
+        "Token F1 (SQuAD): both sides normalised as for `nemo/em` and split on whitespace; "
+        "overlap counts repeated tokens (multisets); precision = overlap / prediction tokens, "
+        "recall = overlap / truth tokens, F1 their harmonic mean. If either side has no "
+        "tokens, 1 when both have none, else 0."
+    )
+    parameters = TEMPLATES
+    score_range = "0..1"
+
+    def score_named(self, params: Params, instance: InstanceView) -> Outcome:
+        prediction, truth = answer_pair(params, instance)
+        return Outcome(token_f1(prediction, truth))

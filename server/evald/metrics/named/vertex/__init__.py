@@ -1,0 +1,1 @@
+"""The judge-backed named metrics of the newer Vertex SDKs (``general_quality_v1``, ...)."""
