@@ -93,6 +93,10 @@ class Settings:
     )
     auth_open_reflection: bool = setting(False, "serve gRPC server reflection without a key")
     max_instances: int = setting(100_000, "most instances in one request")
+    max_metrics: int = setting(256, "most entries of metrics and metric_sources in one request")
+    max_text_bytes: int = setting(
+        1024 * 1024, "longest text of one field of a request, e.g. a response (UTF-8 bytes)"
+    )
     max_template_bytes: int = setting(
         1024 * 1024, "largest judge prompt template or system instruction (UTF-8 bytes)"
     )
@@ -155,7 +159,13 @@ class Settings:
             raise ValueError(
                 "client certificates (--tls-client-ca) need TLS (--tls-cert, --tls-key)"
             )
-        for name in ("max_instances", "max_template_bytes", "max_code_bytes"):
+        for name in (
+            "max_instances",
+            "max_metrics",
+            "max_text_bytes",
+            "max_template_bytes",
+            "max_code_bytes",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.max_concurrent_per_key < 0:

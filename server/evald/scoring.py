@@ -45,6 +45,10 @@ class ScoringUnavailable(Exception):
     """The job could not be run in a scoring process (none configured, one died, bad payload)."""
 
 
+class JobLost(ScoringUnavailable):
+    """The scoring process died while running the job (out of memory, killed)."""
+
+
 # Configuration -------------------------------------------------------------------------------
 
 _lock = threading.Lock()
@@ -73,6 +77,12 @@ def scoring_processes() -> int:
         cpus = os.environ.get(SCORING_CPUS_ENV, "")
         return len(cpus.split(",")) if cpus else available_cores()
     return _processes
+
+
+def process_ids() -> list[int]:
+    """The process ids of this process's scoring processes, idle or busy."""
+    pool = _pool
+    return [] if pool is None else pool.process_ids()
 
 
 def available_cores() -> int:
@@ -138,6 +148,8 @@ class _Pool:
         self.size = size
         self._lock = threading.Lock()
         self._idle: list[_Process] = []
+        self._all: set[_Process] = set()
+        """Every live process, idle or busy."""
         self._starting = 0
         self._live = 0
         self._waiters: collections.deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]]
@@ -167,6 +179,7 @@ class _Pool:
             if process is None:
                 return
             self._live += 1
+            self._all.add(process)
         self.release(process)
 
     async def acquire(self) -> _Process:
@@ -210,6 +223,7 @@ class _Pool:
             if self.closed:
                 process.stop()
                 self._live -= 1
+                self._all.discard(process)
                 return
             while self._waiters:
                 loop, waiter = self._waiters.popleft()
@@ -220,13 +234,22 @@ class _Pool:
                 return
             self._idle.append(process)
 
+    def process_ids(self) -> list[int]:
+        """The ids of the live processes."""
+        with self._lock:
+            return [p.process.pid for p in self._all if p.process.pid is not None]
+
     def lost(self, process: _Process) -> None:
-        """``process`` died or broke: forget it (the next acquire starts a replacement)."""
+        """``process`` died, broke or was given up: kill it and forget it (the next acquire
+        starts a replacement)."""
         process.connection.close()
         if process.process.is_alive():
             process.process.kill()
+        # Reaped off the event loop: join() may wait for the kill to land.
+        threading.Thread(target=process.process.join, daemon=True).start()
         with self._lock:
             self._live -= 1
+            self._all.discard(process)
 
     def close(self, *, wait: bool) -> None:
         """Stop idle processes now and busy ones when their job ends."""
@@ -234,6 +257,7 @@ class _Pool:
             self.closed = True
             idle, self._idle = self._idle, []
             self._live -= len(idle)
+            self._all.difference_update(idle)
             waiters, self._waiters = list(self._waiters), collections.deque()
         for process in idle:
             process.stop(wait=wait)
@@ -275,8 +299,8 @@ class _Process:
 
     async def run(self, payload: bytes, pool: _Pool) -> Any:
         """Send one job and wait for its answer, read by a loop callback that also returns this
-        process to ``pool``. A caller cancelled mid-job leaves a thread to read the answer, so
-        the process goes back to the pool whole."""
+        process to ``pool``. A caller cancelled mid-job (its deadline passed, it went away)
+        kills the process: the work stops where it runs, and the pool starts a replacement."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
         fd = self.connection.fileno()
@@ -300,9 +324,10 @@ class _Process:
         try:
             return await answer
         except asyncio.CancelledError:
-            if not answer.done():  # the answer is still to come: read it elsewhere
+            # Cancelling this task cancelled ``answer`` too, unless the answer had come.
+            if answer.cancelled():  # still working: stop it
                 loop.remove_reader(fd)
-                threading.Thread(target=self._receive, args=(pool,), daemon=True).start()
+                pool.lost(self)
             raise
 
     def _receive(self, pool: _Pool) -> Any:
@@ -311,7 +336,7 @@ class _Process:
             answer = pickle.loads(self.connection.recv_bytes())
         except Exception as exc:  # EOF: the process died (killed, out of memory)
             pool.lost(self)
-            return ScoringUnavailable(f"scoring process failed: {exc!r}")
+            return JobLost(f"scoring process failed: {exc!r}")
         pool.release(self)
         if isinstance(answer, _Failed):
             return ScoringUnavailable(f"job failed in the scoring process: {answer.reason}")

@@ -1,5 +1,5 @@
-"""Limits end to end on both transports: sizes (INVALID_ARGUMENT / 400 naming the limit), calls
-in flight per key (RESOURCE_EXHAUSTED / 429), and the judge's in-flight cap."""
+"""Limits end to end on both transports: sizes (RESOURCE_EXHAUSTED / 429 naming the field and
+the limit), calls in flight per key (RESOURCE_EXHAUSTED / 429), and the judge's in-flight cap."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_size_limits_http(
     small: ServerThread, body: dict[str, Any], field: str, limit: str
 ) -> None:
     status, data = post(http_url(small), PATH, body)
-    assert (status, data["error"]["status"]) == (400, "INVALID_ARGUMENT")
+    assert (status, data["error"]["status"]) == (429, "RESOURCE_EXHAUSTED")
     assert limit in data["error"]["message"]
     assert data["error"]["details"][0]["fieldViolations"][0]["field"] == field
 
@@ -91,7 +91,7 @@ def test_size_limits_grpc(
     with grpc.insecure_channel(small.address) as channel, pytest.raises(grpc.RpcError) as caught:
         stub(channel).EvaluateInstances(request)
     err: Any = caught.value
-    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert limit in err.details()
     trailers = dict(err.trailing_metadata())
     assert violation(status_pb2.Status.FromString(trailers["grpc-status-details-bin"])) == field

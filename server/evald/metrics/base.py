@@ -29,10 +29,12 @@ from typing import Any, ClassVar
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
-from evald import api
+from evald import api, offload
 from evald.call import Call
 from evald.metrics.instance import InstanceView
 from evald.metrics.params import Parameter, Params
+from evald.metrics.text.jinja import inline_safe
+from evald.offload import INLINE_BYTES
 
 ENTRY_POINTS = ("input_field", "spec_fields", "computation_type", "name")
 """The declarations that make a class a metric (set in the class itself, not inherited)."""
@@ -102,7 +104,8 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
 
 
 class ComputedNamed(Metric):
-    """A named metric computed locally and quickly (no judge, no sandbox)."""
+    """A named metric computed locally (no judge, no sandbox): on the event loop when the
+    instance is small and its templates are simple, else off it (:mod:`evald.offload`)."""
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         """Score ``instance``."""
@@ -111,7 +114,35 @@ class ComputedNamed(Metric):
     async def evaluate_named(
         self, params: Params, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        return self.score_named(params, instance)
+        if instance.message.ByteSize() <= INLINE_BYTES and all(
+            inline_safe(text) for text in _strings(params.values)
+        ):
+            return self.score_named(params, instance)
+        blob = instance.message.SerializeToString()
+        outcome: Outcome = await offload.call(
+            _score_named, type(self), params.values, params.path, blob, instance.path
+        )
+        return outcome
+
+
+def _strings(values: Any) -> list[str]:
+    """Every string in parameter values (templates among them)."""
+    if isinstance(values, str):
+        return [values]
+    if isinstance(values, dict):
+        return [s for value in values.values() for s in _strings(value)]
+    if isinstance(values, list):
+        return [s for value in values for s in _strings(value)]
+    return []
+
+
+def _score_named(
+    metric_class: type[ComputedNamed], values: dict[str, Any], path: str, blob: bytes, at: str
+) -> Outcome:
+    """Runs off the event loop: ``metric_class`` scores the serialized instance."""
+    params = Params(values, metric_class.parameters, path)
+    instance = InstanceView(api.messages.EvaluationInstance.FromString(blob), at)
+    return metric_class().score_named(params, instance)
 
 
 @cache

@@ -3,14 +3,17 @@
 Limit (setting)              over it
 --------------------------   ------------------------------------------------------------
 max_message_bytes            gRPC RESOURCE_EXHAUSTED (by gRPC) / HTTP 413 (max_http_body_bytes)
-max_instances                INVALID_ARGUMENT, field ``<input>.instances``
-max_template_bytes           INVALID_ARGUMENT, field of the template / system instruction
-max_code_bytes               INVALID_ARGUMENT, field of the function / result parser
+max_instances                RESOURCE_EXHAUSTED, field ``<input>.instances``
+max_metrics                  RESOURCE_EXHAUSTED, field ``metrics`` / ``metric_sources``
+max_text_bytes               RESOURCE_EXHAUSTED, field of the text (an instance's response, ...)
+max_template_bytes           RESOURCE_EXHAUSTED, field of the template / system instruction
+max_code_bytes               RESOURCE_EXHAUSTED, field of the function / result parser
 max_concurrent_per_key       RESOURCE_EXHAUSTED (HTTP 429) with a QuotaFailure detail
 judge max_concurrency        calls wait their turn (per judge, ``[judges.<name>]``)
 
-Size limits are INVALID_ARGUMENT: the same request will never pass, retrying is pointless.
-The concurrency limit is RESOURCE_EXHAUSTED: the same request passes once others finish.
+A size limit names the field (a BadRequest detail) and the setting (a QuotaFailure detail):
+the same request never passes, a smaller one does. The concurrency limit names the key: the
+same request passes once others finish.
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 
 from evald import api
-from evald.errors import InvalidArgument, ResourceExhausted
+from evald.errors import ResourceExhausted
 from evald.ops.auth import Principal
 
 _TEXT_FIELDS = {
@@ -59,6 +63,36 @@ class LimitExceeded(ResourceExhausted):
         return [packed]
 
 
+class SizeLimitExceeded(ResourceExhausted):
+    """A request goes over a size limit: BadRequest names the field, QuotaFailure the setting."""
+
+    def __init__(self, field: str, description: str, limit: str) -> None:
+        super().__init__(f"{field}: {description}")
+        self.field = field
+        self.description = description
+        self.limit = limit
+
+    def details(self) -> list[any_pb2.Any]:
+        bad = error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(
+                    field=self.field, description=self.description
+                )
+            ]
+        )
+        quota = error_details_pb2.QuotaFailure(
+            violations=[
+                error_details_pb2.QuotaFailure.Violation(
+                    subject=f"limit:{self.limit}", description=self.description
+                )
+            ]
+        )
+        packed = [any_pb2.Any(), any_pb2.Any()]
+        packed[0].Pack(bad)
+        packed[1].Pack(quota)
+        return packed
+
+
 @dataclass(frozen=True)
 class RequestLimits:
     """Size limits on one EvaluateInstancesRequest (their defaults are the Settings')."""
@@ -66,34 +100,58 @@ class RequestLimits:
     max_instances: int
     max_template_bytes: int
     max_code_bytes: int
+    max_metrics: int = 256
+    max_text_bytes: int = 1024 * 1024
 
     @classmethod
     def from_settings(cls, settings: Any) -> RequestLimits:
         """The limits ``settings`` (an ``evald.config.Settings``) ask for."""
-        return cls(settings.max_instances, settings.max_template_bytes, settings.max_code_bytes)
+        return cls(
+            settings.max_instances,
+            settings.max_template_bytes,
+            settings.max_code_bytes,
+            settings.max_metrics,
+            settings.max_text_bytes,
+        )
 
     @functools.cached_property
     def _smallest(self) -> int:
-        return min(2 * self.max_instances, self.max_template_bytes, self.max_code_bytes)
+        return min(
+            2 * self.max_instances,
+            2 * self.max_metrics,
+            self.max_template_bytes,
+            self.max_code_bytes,
+            self.max_text_bytes,
+        )
 
     def fits(self, size: int) -> bool:
         """Whether any request of ``size`` serialized bytes is within every limit, whatever it
-        holds: an instance takes at least 2 bytes on the wire (its tag and length) and a text
-        at least its UTF-8 length, so :meth:`check` need not look at it."""
+        holds: an instance or a metric takes at least 2 bytes on the wire (its tag and length)
+        and a text at least its UTF-8 length, so :meth:`check` need not look at it."""
         return size <= self._smallest
 
     def check(self, request: Any) -> None:
-        """Raise InvalidArgument naming the field and the limit a request goes over."""
+        """Raise SizeLimitExceeded naming the field and the limit a request goes over."""
+        count = len(request.metrics) + len(request.metric_sources)
+        if count > self.max_metrics:
+            field = "metrics" if len(request.metrics) > self.max_metrics else "metric_sources"
+            raise SizeLimitExceeded(
+                field,
+                f"{count} metrics are more than the limit of {self.max_metrics} per request "
+                "(max_metrics); split the request",
+                "max_metrics",
+            )
         which = request.WhichOneof("metric_inputs")
         if which is not None:
             metric_input = getattr(request, which)
             if api.has_field(metric_input.DESCRIPTOR, "instances"):
                 count = len(metric_input.instances)
                 if count > self.max_instances:
-                    raise InvalidArgument(
+                    raise SizeLimitExceeded(
                         f"{which}.instances",
                         f"{count} instances are more than the limit of {self.max_instances} "
                         "per request (max_instances); split the request",
+                        "max_instances",
                     )
             if api.has_field(metric_input.DESCRIPTOR, "metric_spec") and metric_input.HasField(
                 "metric_spec"
@@ -106,6 +164,11 @@ class RequestLimits:
         for i, source in enumerate(request.metric_sources):
             if source.HasField("metric"):
                 self._metric(source.metric, f"metric_sources[{i}].metric")
+        # Then every other text: instances, instance data.
+        if which is not None and getattr(request, which).ByteSize() > self.max_text_bytes:
+            self._long_texts(getattr(request, which), which, skip="metric_spec")
+        if request.HasField("instance") and request.instance.ByteSize() > self.max_text_bytes:
+            self._long_texts(request.instance, "instance")
 
     def _metric(self, metric: Any, path: str) -> None:
         which = metric.WhichOneof("metric_spec")
@@ -128,9 +191,40 @@ class RequestLimits:
             return
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > limit:
-            raise InvalidArgument(
-                where, f"{size} bytes are more than the limit of {limit} bytes ({setting})"
+            raise SizeLimitExceeded(
+                where, f"{size} bytes are more than the limit of {limit} bytes ({setting})", setting
             )
+
+    def _long_texts(self, message: Any, path: str, skip: str = "") -> None:
+        """Raise for the first text longer than ``max_text_bytes`` in ``message`` (but its
+        field ``skip``). Only parts larger than the limit are walked (their size is known
+        without Python work)."""
+        for field, value in message.ListFields():
+            if field.name == skip:
+                continue
+            where = f"{path}.{field.name}"
+            if field.message_type is None:
+                if isinstance(value, str):
+                    self._text(value, where, "max_text_bytes")
+                elif isinstance(value, bytes) and len(value) > self.max_text_bytes:
+                    self._text("x" * len(value), where, "max_text_bytes")
+                elif _repeated(field):
+                    for i, item in enumerate(value):
+                        if isinstance(item, str):
+                            self._text(item, f"{where}[{i}]", "max_text_bytes")
+            elif field.message_type.GetOptions().map_entry:
+                for key, item in value.items():
+                    entry = f"{where}[{key!r}]"
+                    if isinstance(item, str):
+                        self._text(item, entry, "max_text_bytes")
+                    elif isinstance(item, Message) and item.ByteSize() > self.max_text_bytes:
+                        self._long_texts(item, entry)
+            elif _repeated(field):
+                for i, item in enumerate(value):
+                    if item.ByteSize() > self.max_text_bytes:
+                        self._long_texts(item, f"{where}[{i}]")
+            elif value.ByteSize() > self.max_text_bytes:
+                self._long_texts(value, where)
 
 
 def _repeated(field: Any) -> bool:

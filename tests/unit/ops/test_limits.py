@@ -6,15 +6,16 @@ from typing import Any
 
 import pytest
 from evald.config import Settings
-from evald.errors import InvalidArgument
 from evald.ops.auth import Principal
-from evald.ops.limits import Concurrency, LimitExceeded, RequestLimits
+from evald.ops.limits import Concurrency, LimitExceeded, RequestLimits, SizeLimitExceeded
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 from google.rpc import error_details_pb2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-LIMITS = RequestLimits(max_instances=3, max_template_bytes=10, max_code_bytes=8)
+LIMITS = RequestLimits(
+    max_instances=3, max_template_bytes=10, max_code_bytes=8, max_metrics=4, max_text_bytes=12
+)
 
 
 def exact(n: int) -> Any:
@@ -50,6 +51,31 @@ def code(function: str) -> Any:
     return m.EvaluateInstancesRequest(metric_sources=[m.MetricSource(metric=metric)])
 
 
+def metrics(count: int, sources: int = 0) -> Any:
+    metric = m.Metric(exact_match_spec=m.ExactMatchSpec())
+    return m.EvaluateInstancesRequest(
+        metrics=[metric] * count, metric_sources=[m.MetricSource(metric=metric)] * sources
+    )
+
+
+def texts(response: str = "", reference: str = "", context: str = "", part: str = "") -> Any:
+    instance = m.EvaluationInstance()
+    instance.response.text = response
+    instance.reference.text = reference
+    if context:
+        instance.other_data.map_instance["context"].text = context
+    if part:
+        instance.prompt.contents.contents.add().parts.add(text=part)
+    return m.EvaluateInstancesRequest(
+        metrics=[m.Metric(exact_match_spec=m.ExactMatchSpec())], instance=instance
+    )
+
+
+def exact_texts(*references: str) -> Any:
+    instances = [m.ExactMatchInstance(prediction="a", reference=r) for r in references]
+    return m.EvaluateInstancesRequest(exact_match_input=m.ExactMatchInput(instances=instances))
+
+
 CASES = [
     # (request, offending field or None, limit named)
     (exact(3), None, None),
@@ -82,6 +108,15 @@ CASES = [
         "max_code_bytes",
     ),
     (code("c" * 8), None, None),
+    (metrics(4), None, None),
+    (metrics(5), "metrics", "max_metrics"),
+    (metrics(2, sources=3), "metric_sources", "max_metrics"),
+    (texts(response="r" * 12), None, None),
+    (texts(response="r" * 13), "instance.response.text", "max_text_bytes"),
+    (texts(reference="é" * 7), "instance.reference.text", "max_text_bytes"),
+    (texts(context="c" * 13), "instance.other_data.map_instance['context'].text", "max_text_bytes"),
+    (texts(part="p" * 13), "instance.prompt.contents.contents[0].parts[0].text", "max_text_bytes"),
+    (exact_texts("a", "b" * 13), "exact_match_input.instances[1].reference", "max_text_bytes"),
     (
         code("c" * 9),
         "metric_sources[0].metric.custom_code_execution_spec.evaluation_function",
@@ -95,15 +130,22 @@ def test_request_limits(request_: Any, field: str | None, limit: str | None) -> 
     if field is None:
         LIMITS.check(request_)
         return
-    with pytest.raises(InvalidArgument) as caught:
+    with pytest.raises(SizeLimitExceeded) as caught:
         LIMITS.check(request_)
-    assert caught.value.violations[0].field == field
+    assert caught.value.field == field
     assert limit is not None
+    assert caught.value.limit == limit
     assert limit in caught.value.message
 
 
 def test_fits_is_exact_at_its_bound() -> None:
-    limits = RequestLimits(max_instances=100, max_template_bytes=300, max_code_bytes=250)
+    limits = RequestLimits(
+        max_instances=100,
+        max_template_bytes=300,
+        max_code_bytes=250,
+        max_metrics=150,
+        max_text_bytes=400,
+    )
     assert limits.fits(200)  # 2 bytes per instance at least: 100 instances at most
     assert not limits.fits(201)
 
@@ -121,8 +163,12 @@ def empty_instances(n: int) -> Any:
         max_instances=st.integers(0, 20),
         max_template_bytes=st.integers(0, 60),
         max_code_bytes=st.integers(0, 60),
+        max_metrics=st.integers(0, 10),
+        max_text_bytes=st.integers(0, 60),
     ),
     request_=st.one_of(
+        st.integers(0, 10).map(metrics),
+        st.builds(texts, st.text(max_size=12), st.text(max_size=12), st.text(max_size=12)),
         st.integers(0, 20).map(empty_instances),
         st.integers(0, 20).map(exact),
         st.builds(pointwise, st.text(max_size=12), st.text(max_size=12)),

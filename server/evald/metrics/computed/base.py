@@ -19,11 +19,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
-from evald import api, scoring
+from evald import api, offload, scoring
 from evald.call import Call
 from evald.errors import FieldViolation, InvalidArgument
 from evald.metrics.base import Metric, Outcome
 from evald.metrics.instance import InstanceView
+from evald.offload import INLINE_BYTES
 
 Options = TypeVar("Options")
 log = logging.getLogger(__name__)
@@ -72,7 +73,12 @@ class ComputedMetric(Metric, Generic[Options]):
     async def evaluate_spec(
         self, which: str, spec: Any, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        return Outcome(self.score_view(instance, self.options(spec, path)))
+        options = self.options(spec, path)
+        if instance.message.ByteSize() <= INLINE_BYTES:
+            return Outcome(self.score_view(instance, options))
+        blob = instance.message.SerializeToString()
+        score = await offload.call(_score_view_in_child, type(self), blob, instance.path, options)
+        return Outcome(score)
 
     @classmethod
     def spec_class(cls) -> type[Message]:
@@ -108,7 +114,7 @@ class ComputedMetric(Metric, Generic[Options]):
         instances_path = f"{path}.instances"
         self.check_instances(instances, instances_path)
         opts = self.options(metric_input.metric_spec, f"{path}.metric_spec")
-        if len(instances) == 1:  # nothing to split or offload
+        if len(instances) == 1 and instances[0].ByteSize() <= INLINE_BYTES:
             return self.build_result(self.score_batch(instances, opts, instances_path))
         try:
             scores = await self._score_adaptively(instances, opts, instances_path)
@@ -127,7 +133,10 @@ class ComputedMetric(Metric, Generic[Options]):
         done, step, start = 0, 1, time.thread_time()
         elapsed = 0.0
         while done < len(instances) and elapsed < INLINE_SECONDS:
-            scores += self.score_batch(instances[done : done + step], opts, path)
+            piece = instances[done : done + step]
+            if sum(instance.ByteSize() for instance in piece) > INLINE_BYTES:
+                break  # too large to score on the loop whatever the estimate says
+            scores += self.score_batch(piece, opts, path)
             done += step
             elapsed = max(time.thread_time() - start, 1e-9)
             # Double the piece, but not past the budget (a doubled last piece could take as
@@ -136,6 +145,8 @@ class ComputedMetric(Metric, Generic[Options]):
         if done >= len(instances):
             return scores
         rest = instances[done:]
+        if done == 0:  # the first piece was too large
+            return await _offload(self, rest, opts, path)
         estimate = elapsed / done * len(rest)
         if estimate <= OFFLOAD_SECONDS:
             return scores + self.score_batch(rest, opts, path)
@@ -215,6 +226,14 @@ async def _offload(
                 raise _PieceFailed
             return [score for result in results if result is not None for score in result]
     return await asyncio.to_thread(metric.score_batch, instances, opts, path)
+
+
+def _score_view_in_child(
+    metric_class: type[ComputedMetric[Any]], blob: bytes, path: str, options: Any
+) -> float:
+    """Runs in a scoring process: a Metric API instance scored by ``metric_class``."""
+    instance = InstanceView(api.messages.EvaluationInstance.FromString(blob), path)
+    return _child_metric(metric_class).score_view(instance, options)
 
 
 class _PieceFailed(Exception):

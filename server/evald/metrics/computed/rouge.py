@@ -21,9 +21,8 @@ from functools import cache
 from typing import Any
 
 from evald import api, kernels
-from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.metrics.base import Outcome
+from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.computed.base import TextMetric
 from evald.metrics.instance import InstanceView
 from evald.metrics.params import Parameter, Params
@@ -50,7 +49,7 @@ class RougeOptions:
     split_summaries: bool
 
 
-class Rouge(TextMetric[RougeOptions]):
+class Rouge(TextMetric[RougeOptions], ComputedNamed):
     """ROUGE-N (1..9), ROUGE-L and ROUGE-Lsum F-measure from rouge-score."""
 
     input_field = "rouge_input"
@@ -128,11 +127,6 @@ class Rouge(TextMetric[RougeOptions]):
             raise InvalidArgument(
                 params.field(field), "text too hard to split into sentences"
             ) from exc
-
-    async def evaluate_named(
-        self, params: Params, instance: InstanceView, call: Call, path: str
-    ) -> Outcome:
-        return self.score_named(params, instance)
 
 
 def _fmeasures(instances: Sequence[Any], options: RougeOptions) -> list[float]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from evald import offload
 from evald.call import Call
 from evald.errors import InvalidArgument
 from evald.judging import engine
@@ -11,7 +12,7 @@ from evald.judging.verdicts import OPEN
 from evald.metrics.base import Metric, Outcome
 from evald.metrics.instance import InstanceView
 from evald.metrics.params import Parameter, Params
-from evald.metrics.text.jinja import render
+from evald.metrics.text.jinja import render_off_loop
 
 
 class LlmJudge(Metric):
@@ -49,19 +50,29 @@ class LlmJudge(Metric):
             raise InvalidArgument(params.field("score_regex"), f"invalid regex: {exc}") from None
         if pattern.groups < 1:
             raise InvalidArgument(params.field("score_regex"), "needs a capture group")
-        prompt = render(template, instance.variables(), params.field("prompt_template"))
+        prompt = await render_off_loop(
+            template, instance.variables(), params.field("prompt_template")
+        )
         system = params.string("system_instruction") or None
         outcome = await engine.pointwise(call, prompt, system, OPEN, strict=False)
-        scores = []
-        for text in outcome.raw:
-            match = pattern.search(text)
-            try:
-                scores.append(float(match.group(1)) if match else None)
-            except (TypeError, ValueError):
-                scores.append(None)
+        # The caller's regex may backtrack for ever on some answer: searched off the loop,
+        # where the caller's deadline stops it.
+        scores: list[float | None] = await offload.call(_scores, pattern, outcome.raw)
         if not scores or any(s is None for s in scores):
             raise InvalidArgument(
                 params.field("score_regex"), "no score found in the judge's answer"
             )
         values = [s for s in scores if s is not None]
         return Outcome(sum(values) / len(values), outcome.raw[0][:2000])
+
+
+def _scores(pattern: re.Pattern[str], answers: list[str]) -> list[float | None]:
+    """The score ``pattern``'s first group finds in each answer (None: none)."""
+    scores: list[float | None] = []
+    for text in answers:
+        match = pattern.search(text)
+        try:
+            scores.append(float(match.group(1)) if match else None)
+        except (TypeError, ValueError):
+            scores.append(None)
+    return scores
