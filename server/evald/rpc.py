@@ -4,12 +4,14 @@ Every unary RPC evald serves (EvaluationService, MetricRegistry, Operations) goe
 :func:`unary_handler`: a request that does not parse is INVALID_ARGUMENT, an
 :class:`~evald.errors.EvalError` becomes its status, anything else INTERNAL (logged, nothing
 leaks), and every call is recorded once (:func:`evald.ops.calls.record`: its request log line and
-its ``evald_requests_total`` / ``evald_request_seconds`` figures). The status travels as
+its ``evald_requests_total`` / ``evald_request_seconds`` figures), a call its caller cancelled or
+whose deadline passed too (CANCELLED, DEADLINE_EXCEEDED). The status travels as
 :func:`evald.errors.abort` puts it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -71,6 +73,14 @@ class Unary(Generic[Request]):
             body = (await self.serve(request, context)).SerializeToString()
         except EvalError as exc:
             code, status = exc.code, exc.to_status()
+        except asyncio.CancelledError:
+            # The caller went away or its deadline passed: no status can reach it, but the
+            # call is logged and counted like any other.
+            remaining = context.time_remaining()
+            late = remaining is not None and remaining <= 0
+            ended = "DEADLINE_EXCEEDED" if late else "CANCELLED"
+            calls.record(self.method, metric, count, ended, time.perf_counter() - start)
+            raise
         except Exception:
             log.exception("unexpected failure in %s", self.method)
             code, status = grpc.StatusCode.INTERNAL, internal_status()

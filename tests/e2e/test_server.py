@@ -19,6 +19,7 @@ from evald.config import Settings
 from evald.ops import calls
 from evald.server import start
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
 
 from tests.support import MESSAGES, ServerThread, serving, stub
 from tests.tls import self_signed
@@ -301,6 +302,35 @@ def test_log_line_for_invalid_argument(
     assert line["instances"] == 0
     assert line["code"] == "INVALID_ARGUMENT"
     assert SECRET not in request_log.text
+
+
+def test_log_line_for_a_call_past_its_deadline(
+    channel: grpc.Channel, request_log: pytest.LogCaptureFixture
+) -> None:
+    before = calls_counted("DEADLINE_EXCEEDED")
+    words = " ".join(f"w{i % 997}" for i in range(100_000))  # ROUGE-L: seconds of CPU
+    request = MESSAGES["v1beta1"].EvaluateInstancesRequest(
+        rouge_input={"instances": [{"prediction": words, "reference": words[::-1]}]}
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stub(channel).EvaluateInstances(request, timeout=0.3)
+    assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    (line,) = request_records(request_log)
+    assert (line["metric"], line["instances"], line["code"]) == (
+        "rouge_input",
+        1,
+        "DEADLINE_EXCEEDED",
+    )
+    assert calls_counted("DEADLINE_EXCEEDED") == before + 1
+
+
+def calls_counted(code: str) -> float:
+    calls.flush()
+    value = REGISTRY.get_sample_value(
+        "evald_requests_total",
+        {"method": f"/{V1BETA1}/EvaluateInstances", "metric": "rouge_input", "code": code},
+    )
+    return value or 0.0
 
 
 def test_log_line_for_undecodable_body(
