@@ -39,6 +39,8 @@ class Reply:
     status: int = 200
     delay: float = 0.0
     raw: bytes | None = None
+    content_type: str = "application/json"
+    """The Content-Type of a ``raw`` body."""
 
 
 @dataclass
@@ -174,7 +176,7 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
             if reply.delay:
                 time.sleep(reply.delay)
             if reply.raw is not None:
-                self._send_bytes(reply.status, reply.raw)
+                self._send_bytes(reply.status, reply.raw, reply.content_type)
             elif reply.status != 200:
                 error = {
                     "code": reply.status,
@@ -190,10 +192,12 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             self._send_bytes(status, json.dumps(payload).encode())
 
-        def _send_bytes(self, status: int, data: bytes) -> None:
+        def _send_bytes(
+            self, status: int, data: bytes, content_type: str = "application/json"
+        ) -> None:
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)

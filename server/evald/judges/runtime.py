@@ -29,6 +29,7 @@ from evald.judges.backends import backends
 from evald.judges.base import Judge, JudgeCallError, JudgeRequest, JudgeTimeout, RejectedError
 from evald.judges.cache import JudgeCache, cache_key
 from evald.judges.config import HOW_TO_CONFIGURE, ConfigError, JudgesConfig, JudgeSpec, load
+from evald.judges.http import pooled_client
 from evald.judges.output import OutputError
 from evald.ops import telemetry, tracing
 
@@ -260,9 +261,8 @@ class _Client:
     """A judge and the pooled HTTP client it sends through."""
 
     def __init__(self, spec: JudgeSpec) -> None:
-        # Timeouts are enforced per call; this client only pools connections.
-        limits = httpx.Limits(max_keepalive_connections=max(20, spec.max_concurrency))
-        self.http = httpx.AsyncClient(timeout=None, limits=limits)
+        # Timeouts are enforced per call; this client pools connections and caps answers.
+        self.http = pooled_client(max(20, spec.max_concurrency))
         self.judge: Judge = backends()[spec.backend].client(spec, self.http)
 
 

@@ -21,6 +21,7 @@ from evald.call import Call, Services
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
 from evald.judges import runtime
 from evald.judges.config import JudgeSpec
+from evald.judges.http import MAX_ANSWER_BYTES
 from evald.judges.runtime import Judges
 from evald.metrics.catalog import builtin
 from evald.metrics.judged.fluency import Fluency
@@ -181,6 +182,51 @@ async def test_retries_run_out_unavailable(fake: FakeJudge, backend: str, reply:
     assert len(fake.calls) == 3  # max_attempts in the test config
     assert "judge 'fake'" in err.value.message
     assert backend in err.value.message
+
+
+GARBAGE = [
+    Reply(raw=b"<html>502 Bad Gateway</html>", content_type="text/html"),
+    Reply(raw=b"not json at all", content_type="text/plain"),
+    Reply(raw=b"not json at all"),
+    Reply(raw=b"[]"),
+    Reply(raw=b'"a string"'),
+    Reply(raw=b"{}"),
+    Reply(raw=b'{"choices": null, "candidates": null}'),
+    Reply(raw=b'{"choices": [{}], "candidates": [{}]}'),
+    Reply(raw=b'{"choices": [{"message": null}], "candidates": [{"content": null}]}'),
+    Reply(
+        raw=b'{"choices": [{"message": {"content": 7}}], "candidates": [{"content": {"parts": 7}}]}'
+    ),
+]
+
+
+@pytest.mark.parametrize("garbage", GARBAGE, ids=[r.raw.decode()[:30] for r in GARBAGE if r.raw])
+async def test_a_200_with_an_unreadable_body_is_retried_then_unavailable(
+    fake: FakeJudge, backend: str, garbage: Reply
+) -> None:
+    fake.script(*[garbage] * 3)
+    with pytest.raises(Unavailable) as err:
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
+    assert len(fake.calls) == 3
+    assert "judge 'fake'" in err.value.message
+    fake.script(garbage, verdict(4))
+    result: Any = await Pointwise().evaluate_input(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
+    assert result.score == 4.0
+
+
+async def test_an_answer_over_the_cap_is_refused(fake: FakeJudge, backend: str) -> None:
+    huge = verdict(5, "x" * (MAX_ANSWER_BYTES + 10))
+    fake.script(*[huge] * 3)
+    with pytest.raises(Unavailable) as err:
+        await Pointwise().evaluate_input(pointwise_input(), "pointwise_metric_input", CALL)
+    assert f"larger than {MAX_ANSWER_BYTES // 1024} KiB" in err.value.message
+    fake.script(verdict(2))  # the next answer is read as usual
+    result: Any = await Pointwise().evaluate_input(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
+    assert result.score == 2.0
 
 
 async def test_rejected_call_is_not_retried(fake: FakeJudge, backend: str) -> None:

@@ -18,6 +18,7 @@ from evald.judges.base import (
     TransientError,
     classify_http,
 )
+from evald.judges.http import AnswerTooLarge
 from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag
 
 _credentials: dict[str, Any] = {}
@@ -118,6 +119,8 @@ class GeminiJudge:
             raise classify_http(int(exc.code or 500), message) from None
         except (TimeoutError, httpx.TimeoutException):
             raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
+        except AnswerTooLarge as exc:
+            raise TransientError(str(exc)) from None
         except httpx.TransportError as exc:
             raise TransientError(f"connection failed: {type(exc).__name__}") from None
         except JudgeCallError:
@@ -131,12 +134,18 @@ class GeminiJudge:
 
 
 def _text(response: Any) -> str | None:
-    candidates = getattr(response, "candidates", None) or []
-    if not candidates:
+    """The answer text of a response, None when it has none (whatever shape it has)."""
+    candidates = getattr(response, "candidates", None)
+    if not isinstance(candidates, list) or not candidates:
         return None
-    content = candidates[0].content
-    parts = getattr(content, "parts", None) or []
-    texts = [p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False)]
+    parts = getattr(getattr(candidates[0], "content", None), "parts", None)
+    if not isinstance(parts, list):
+        return None
+    texts = [
+        p.text
+        for p in parts
+        if isinstance(getattr(p, "text", None), str) and p.text and not getattr(p, "thought", False)
+    ]
     return "".join(texts) if texts else None
 
 

@@ -10,6 +10,7 @@ import httpx
 
 from evald.judges.backends import JudgeBackend
 from evald.judges.base import JudgeRequest, JudgeTimeout, TransientError, classify_http
+from evald.judges.http import AnswerTooLarge
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 
 NO_KEY = "unused"
@@ -83,15 +84,25 @@ class OpenAICompatJudge:
         except (TimeoutError, openai.APITimeoutError):
             raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
         except openai.APIConnectionError as exc:
+            if isinstance(exc.__cause__, AnswerTooLarge):
+                raise TransientError(str(exc.__cause__)) from None
             raise TransientError(f"connection failed: {type(exc.__cause__).__name__}") from None
         except (openai.APIResponseValidationError, ValueError) as exc:
             raise TransientError(f"unreadable response: {type(exc).__name__}") from None
-        if not completion.choices:
-            raise TransientError("the response has no choices")
-        text = completion.choices[0].message.content
-        if not text:
-            raise TransientError("the response has no text")
-        return str(text)
+        return _text(completion)
+
+
+def _text(completion: Any) -> str:
+    """The answer text of a chat completion. What a 200 response holds is not trusted: the SDK
+    hands back a plain string for a body that is not JSON, and JSON of another shape as is."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise TransientError("unreadable response: not a chat completion with choices")
+    message = getattr(choices[0], "message", None)
+    text = getattr(message, "content", None)
+    if not isinstance(text, str) or not text:
+        raise TransientError("the response has no text")
+    return text
 
 
 def _message(exc: Any) -> str:

@@ -1,0 +1,70 @@
+"""The HTTP client judges send through: pooled, and reading at most :data:`MAX_ANSWER_BYTES` of
+any response, so a judge that answers without end cannot fill the server's memory (or cache)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+"""Largest HTTP response body read from a judge (the answer text is inside it)."""
+
+
+class AnswerTooLarge(httpx.ReadError):
+    """A judge's response is larger than the cap: a transport error to the SDKs, so it is
+    retried like other unreadable answers and never cached."""
+
+
+def pooled_client(max_connections: int, max_bytes: int = MAX_ANSWER_BYTES) -> httpx.AsyncClient:
+    """An HTTP client that keeps up to ``max_connections`` connections open, reads at most
+    ``max_bytes`` of a response, and times nothing out itself (calls carry their timeouts)."""
+    limits = httpx.Limits(max_keepalive_connections=max_connections)
+    transport = _CappedTransport(httpx.AsyncHTTPTransport(limits=limits), max_bytes)
+    return httpx.AsyncClient(timeout=None, transport=transport)
+
+
+class _CappedTransport(httpx.AsyncBaseTransport):
+    def __init__(self, inner: httpx.AsyncHTTPTransport, max_bytes: int) -> None:
+        self.inner = inner
+        self.max_bytes = max_bytes
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await response.aclose()
+            raise AnswerTooLarge(_too_large(self.max_bytes), request=request)
+        stream = response.stream
+        assert isinstance(stream, httpx.AsyncByteStream)
+        return httpx.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_CappedStream(stream, self.max_bytes, request),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class _CappedStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream, max_bytes: int, request: httpx.Request):
+        self.inner = inner
+        self.max_bytes = max_bytes
+        self.request = request
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        read = 0
+        async for chunk in self.inner:
+            read += len(chunk)
+            if read > self.max_bytes:
+                raise AnswerTooLarge(_too_large(self.max_bytes), request=self.request)
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _too_large(max_bytes: int) -> str:
+    return f"the answer is larger than {max_bytes // 1024} KiB"
