@@ -16,10 +16,11 @@ from typing import Any
 from urllib.parse import quote
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 from google.rpc import code_pb2, status_pb2
 
 from evald.call import CACHE_METADATA_KEY
-from evald.errors import EvalError, internal_status
+from evald.errors import EvalError, InvalidArgument, internal_status
 from evald.gateway import openapi, transcode
 from evald.gateway.backends import Backend, CallError
 from evald.gateway.errors import error_body
@@ -144,11 +145,18 @@ class Gateway:
             raise _TooLarge
         chunks: list[bytes] = []
         size = 0
-        while chunk := await request.content.read(1 << 16):
-            size += len(chunk)
-            if size > self.max_body_bytes:
-                raise _TooLarge
-            chunks.append(chunk)
+        try:
+            # Read decompressed (Content-Encoding), piece by piece: a small compressed body
+            # that inflates past the limit is refused without inflating the rest.
+            while chunk := await request.content.read(1 << 16):
+                size += len(chunk)
+                if size > self.max_body_bytes:
+                    raise _TooLarge
+                chunks.append(chunk)
+        except RequestPayloadError:
+            encoding = request.headers.get("Content-Encoding", "")[:40]
+            cause = f"does not decode as {encoding!r}" if encoding else "is malformed"
+            raise InvalidArgument("", f"the request body {cause}") from None
         return b"".join(chunks)
 
     async def _health(self) -> web.Response:
@@ -164,6 +172,13 @@ class Gateway:
             document = openapi.document(self.routes)
             self._openapi = json.dumps(document, separators=(",", ":")).encode()
         return self._openapi
+
+
+def _not_payload_error(record: logging.LogRecord) -> bool:
+    """Drops aiohttp's log of a request body that did not decode: the gateway has answered
+    it 400, and aiohttp's read of the rest of the body after the answer fails the same way."""
+    error = record.exc_info[1] if record.exc_info else None
+    return not isinstance(error, RequestPayloadError)
 
 
 @dataclass
@@ -214,6 +229,7 @@ async def start(
     reuse_port: bool = False,
 ) -> RunningGateway:
     """Listen on ``host:port`` (0 for any free port); raises OSError if it cannot bind."""
+    logging.getLogger("aiohttp.server").addFilter(_not_payload_error)  # once: same object
     server = web.Server(gateway.handle, access_log=None)
     runner = web.ServerRunner(server, shutdown_timeout=grace_seconds)
     await runner.setup()
