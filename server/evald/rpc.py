@@ -21,7 +21,7 @@ import grpc
 from google.protobuf.message import Message
 
 from evald.errors import EvalError, InvalidArgument, abort, internal_status
-from evald.ops import calls
+from evald.ops import calls, memory
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class Unary(Generic[Request]):
         label: str = "none",
         describe: Callable[[Request], tuple[str, int]] | None = None,
         check: Callable[[Request, int], None] | None = None,
+        check_raw: Callable[[bytes], Awaitable[None]] | None = None,
     ) -> None:
         self.method = method
         self.request_class = request_class
@@ -59,12 +60,16 @@ class Unary(Generic[Request]):
         """The metric and instance count of a request, when they depend on it."""
         self.check = check
         """Rejects a request (and its size in bytes) before it is served: request limits."""
+        self.check_raw = check_raw
+        """Rejects a request from its bytes, before they are parsed."""
 
     async def handle(self, raw: bytes, context: Context) -> bytes:
         """Serve one call: the bytes of its request in, the bytes of its response out."""
         start = time.perf_counter()
         metric, count = self.label, 0
         try:
+            if self.check_raw is not None:
+                await self.check_raw(raw)
             request = parse(self.request_class, raw)
             if self.describe is not None:
                 metric, count = self.describe(request)
@@ -87,6 +92,9 @@ class Unary(Generic[Request]):
         else:
             calls.record(self.method, metric, count, "OK", time.perf_counter() - start)
             return body
+        finally:
+            if len(raw) >= memory.RELEASE_AFTER_BYTES:
+                memory.release_soon()
         # Recorded before abort(), which sends the status to the client and then raises.
         calls.record(self.method, metric, count, code.name, time.perf_counter() - start)
         await abort(context, status)

@@ -6,6 +6,7 @@ The gRPC server (``evald.server``) and the HTTP gateway (through the same gRPC h
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -131,6 +132,12 @@ class GrpcEvaluationService:
             if not limits.fits(size):
                 limits.check(request)
 
+        async def check_raw(raw: bytes) -> None:
+            if limits.walks(len(raw)):  # large: walked off the event loop
+                await asyncio.to_thread(
+                    limits.check_wire, raw, messages.EvaluateInstancesRequest.DESCRIPTOR
+                )
+
         async def evaluate(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             which = request.WhichOneof("metric_inputs")
             if which in computed:  # calls no judge
@@ -155,4 +162,5 @@ class GrpcEvaluationService:
             label="unknown",  # until the request is parsed
             describe=describe,
             check=check,
+            check_raw=check_raw,
         )

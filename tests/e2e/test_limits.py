@@ -4,6 +4,7 @@ the limit), calls in flight per key (RESOURCE_EXHAUSTED / 429), and the judge's 
 from __future__ import annotations
 
 import json
+import resource
 import threading
 import time
 from collections.abc import Iterator
@@ -190,3 +191,31 @@ def test_per_key_default_without_auth(slow_judge: SlowJudge) -> None:
         assert statuses == [200, 200, 429, 429]
         status, _ = post(http_url(server), PATH, body)  # slots are given back
         assert status == 200
+
+
+def test_empty_instances_cost_no_memory_before_refusal() -> None:
+    """57 MiB of empty instances would parse into ~28 million messages (~2 GB): refused from
+    the wire, the server's memory grows by little more than the request's own bytes."""
+    inner = b"\x12\x00" * (28 * 1024 * 1024)
+    size = len(inner)
+    header = bytearray([0x12])
+    while True:
+        low, size = size & 0x7F, size >> 7
+        header.append(low | 0x80 if size else low)
+        if not size:
+            break
+    raw = bytes(header) + inner
+    with serving() as server, grpc.insecure_channel(server.address) as channel:
+        call = channel.unary_unary(
+            "/google.cloud.aiplatform.v1beta1.EvaluationService/EvaluateInstances",
+            request_serializer=None,
+            response_deserializer=None,
+        )
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        with pytest.raises(grpc.RpcError) as caught:
+            call(raw, timeout=60)
+        grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    error: Any = caught.value
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "messages" in error.details()
+    assert grown_mib < 6 * len(raw) / 2**20  # the bytes in flight, a few copies: not 2 GB

@@ -3,7 +3,8 @@
 Limit (setting)              over it
 --------------------------   ------------------------------------------------------------
 max_message_bytes            gRPC RESOURCE_EXHAUSTED (by gRPC) / HTTP 413 (max_http_body_bytes)
-max_instances                RESOURCE_EXHAUSTED, field ``<input>.instances``
+max_instances                RESOURCE_EXHAUSTED, field ``<input>.instances``; also bounds
+                             the messages a request may parse into (checked on the wire)
 max_metrics                  RESOURCE_EXHAUSTED, field ``metrics`` / ``metric_sources``
 max_text_bytes               RESOURCE_EXHAUSTED, field of the text (an instance's response, ...)
 max_template_bytes           RESOURCE_EXHAUSTED, field of the template / system instruction
@@ -30,6 +31,7 @@ from google.rpc import error_details_pb2
 
 from evald import api
 from evald.errors import ResourceExhausted
+from evald.ops import wire
 from evald.ops.auth import Principal
 
 _TEXT_FIELDS = {
@@ -129,6 +131,32 @@ class RequestLimits:
         holds: an instance or a metric takes at least 2 bytes on the wire (its tag and length)
         and a text at least its UTF-8 length, so :meth:`check` need not look at it."""
         return size <= self._smallest
+
+    def message_budget(self, size: int) -> int:
+        """Most (sub)messages a request of ``size`` bytes may hold: one per 16 bytes, and at
+        least four per allowed instance. A parsed message takes ~70 bytes, so a request costs
+        at most about 5 times its size in memory (or ~30 MB at the default limits)."""
+        return max(4 * self.max_instances + 1024, size // 16)
+
+    def check_wire(self, raw: bytes, descriptor: Any) -> None:
+        """Refuse a serialized request that would parse into more messages than its budget,
+        before it is parsed (:mod:`evald.ops.wire`). A request of at most twice the budget's
+        floor cannot hold more (a message takes at least 2 bytes): it is not walked."""
+        budget = self.message_budget(len(raw))
+        if len(raw) // 2 + 1 <= budget:
+            return
+        if wire.count_messages(raw, descriptor, budget) > budget:
+            raise SizeLimitExceeded(
+                "",
+                f"the request holds more than {budget} messages, too many for its size (at "
+                f"most one per 16 bytes, or four per allowed instance: max_instances is "
+                f"{self.max_instances})",
+                "max_instances",
+            )
+
+    def walks(self, size: int) -> bool:
+        """Whether :meth:`check_wire` has work to do for a request of ``size`` bytes."""
+        return size // 2 + 1 > self.message_budget(size)
 
     def check(self, request: Any) -> None:
         """Raise SizeLimitExceeded naming the field and the limit a request goes over."""
