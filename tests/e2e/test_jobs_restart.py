@@ -97,13 +97,15 @@ class Serve:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            # To the server itself: ``unshare`` ignores SIGTERM while it waits for its child.
-            with contextlib.suppress(ProcessLookupError, ValueError, OSError):
-                os.kill(self.server_pid(), signal.SIGTERM)
-            self.process.wait(15)
-        with contextlib.suppress(ProcessLookupError):  # helpers left in its group, if any
-            os.killpg(self.process.pid, signal.SIGKILL)
+        try:
+            if self.process.poll() is None:
+                # To the server itself: ``unshare`` ignores SIGTERM while it waits for its child.
+                with contextlib.suppress(ProcessLookupError, ValueError, OSError):
+                    os.kill(self.server_pid(), signal.SIGTERM)
+                self.process.wait(15)
+        finally:  # helpers left in its group, if any, or all of it if it would not stop
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         self.reader.join(5)  # the pipe is at EOF once every holder is gone
         assert self.process.stderr is not None
         if not self.reader.is_alive():
