@@ -7,9 +7,11 @@ after the restart; no stored row is scored twice. When every row has a result, t
 written and the job SUCCEEDS.
 
 Cancellation and ownership go through the store, so they also work when the job runs in another
-server process on the same data dir: every ``HEARTBEAT_SECONDS`` the runner refreshes its jobs'
-heartbeats, stops the ones marked CANCELLING, and takes over active jobs whose process is gone
-(or silent for ``STALE_SECONDS``).
+server process on the same data dir. Each runner has its own owner id (new at every start, so a
+restart with the same host name and PID, as PID 1 in a container, is not mistaken for the
+process before it). Every ``HEARTBEAT_SECONDS`` the runner refreshes its jobs' heartbeats, stops
+the ones marked CANCELLING (and those another runner took over), and takes over active jobs whose
+process is gone or silent for ``STALE_SECONDS``; a taken-over CANCELLING job ends CANCELLED.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from evald.jobs.store import (
     SUCCEEDED,
     Job,
     JobStore,
+    new_owner,
 )
 
 log = logging.getLogger(__name__)
@@ -60,8 +63,10 @@ class JobRunner:
         *,
         concurrency: int = 16,
         max_jobs: int = 2,
+        owner: str | None = None,
     ) -> None:
-        self.store = JobStore(data_dir / DB_FILE)
+        # ``owner``: this runner's id in the job store; a new one (the usual case) unless given.
+        self.store = JobStore(data_dir / DB_FILE, owner or new_owner())
         self.data_dir = data_dir
         self.evaluate = evaluate
         self.concurrency = concurrency
@@ -173,11 +178,20 @@ class JobRunner:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
-                states = await self.store.beat(list(self._tasks))
-                for name, state in states.items():
-                    if state == CANCELLING and name in self._tasks:
+                names = list(self._tasks)
+                states = await self.store.beat(names)
+                for name in names:
+                    task = self._tasks.get(name)
+                    if task is None:
+                        continue
+                    if name not in states:
+                        # Taken over after this runner's lease lapsed (the process was paused
+                        # past STALE_SECONDS): the new owner runs it; stop without ending it.
+                        log.warning("dataset job taken over", extra={"fields": {"job": name}})
+                        task.cancel()
+                    elif states[name] == CANCELLING:
                         self._cancelled.add(name)
-                        self._tasks[name].cancel()
+                        task.cancel()
                 await self._adopt()
             except Exception:
                 log.exception("dataset job heartbeat failed")

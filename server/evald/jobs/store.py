@@ -1,11 +1,16 @@
 """Dataset jobs and their per-row results in one SQLite file (``jobs.sqlite3`` in the data dir).
 
-A job row holds the request, its state and who runs it (``owner`` = host:pid plus a heartbeat,
-so several server processes on one data dir never run the same job twice, and a job whose
-process died is taken over). Results are keyed by (job, row index) and written with
-``INSERT OR IGNORE``: writing a row twice is harmless, and a restarted job skips every row that
-already has a result. Every call opens its own connection off the event loop; WAL lets readers
-(GetOperation) run beside the writer.
+A job row holds the request, its state and who runs it: the ``owner`` id of one runner in one
+process start (see :func:`new_owner`) and a heartbeat that owner refreshes, its lease. Another
+owner takes an active job over once the lease lapses (no heartbeat for ``stale_after`` seconds),
+or at once when the owner's process is provably gone: a PID on this host that no longer exists
+or now belongs to a process started at another time. So several server processes on one data
+dir never run the same job twice while their heartbeats are fresh, and a restarted process
+resumes its jobs even when it has the same host name and PID as before (PID 1 in a container).
+
+Results are keyed by (job, row index) and written with ``INSERT OR IGNORE``: writing a row twice
+is harmless, and a restarted job skips every row that already has a result. Every call opens its
+own connection off the event loop; WAL lets readers (GetOperation) run beside the writer.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import os
+import secrets
 import socket
 import time
 from collections.abc import Sequence
@@ -61,23 +67,55 @@ ACTIVE = (QUEUED, RUNNING, CANCELLING)
 FINISHED = (SUCCEEDED, FAILED, CANCELLED)
 
 
-def this_owner() -> str:
-    """``host:pid`` of this process."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+def process_start(pid: int) -> str:
+    """When process ``pid`` started, as ``<boot id>/<clock ticks since boot>``; "" where this
+    cannot be read (not Linux, no such process, /proc hidden)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+    # Fields after the command name, which is in parentheses and may hold anything; the start
+    # time is field 22 of the whole line, so 20th after the name.
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if len(fields) < 20 or not fields[19].isdigit():
+        return ""
+    return f"{boot}/{fields[19]}"
+
+
+def new_owner() -> str:
+    """A new owner id, ``host:pid:start:random``: made once per runner, so an id written by an
+    earlier start of a process with the same host name and PID is never taken for this one."""
+    pid = os.getpid()
+    return f"{socket.gethostname()}:{pid}:{process_start(pid)}:{secrets.token_hex(8)}"
 
 
 def owner_alive(owner: str) -> bool:
-    """Whether ``owner`` may still be running: another host's process is assumed alive."""
-    host, _, pid = owner.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    """Whether the process of ``owner`` may still be running (it is then left its lease).
+
+    Only a process on this host can be found gone: its PID no longer exists, or belongs to a
+    process that started at another time (this very process, when a restart got the same PID).
+    A process elsewhere, or one whose start cannot be read, is assumed alive.
+    """
+    parts = owner.split(":")
+    if len(parts) == 4:
+        host, pid, start, _ = parts
+    elif len(parts) == 2:  # ``host:pid``, from a version without per-start ids
+        (host, pid), start = parts, ""
+        if host == socket.gethostname() and pid == str(os.getpid()):
+            return False  # an earlier start of this process: no runner of this one wrote it
+    else:
         return bool(owner)
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    now = process_start(int(pid))
+    return not (start and now and now != start)
 
 
 @dataclass(frozen=True)
@@ -109,10 +147,12 @@ _COLUMNS = (
 
 
 class JobStore:
-    """Jobs in the SQLite file ``path`` (created on first use); every method is async."""
+    """Jobs in the SQLite file ``path`` (created on first use), as seen by the runner whose
+    owner id is ``owner`` (from :func:`new_owner`); every method is async."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, owner: str) -> None:
         self.path = path
+        self.owner = owner
         self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True).transaction
 
     # Synchronous bodies, run in a thread by the async methods below.
@@ -123,7 +163,7 @@ class JobStore:
             db.execute(
                 "INSERT INTO jobs (name, request, state, output_dir, create_time, update_time, "
                 "owner, heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, request, QUEUED, output_dir, now, now, this_owner(), now),
+                (name, request, QUEUED, output_dir, now, now, self.owner, now),
             )
 
     def _get(self, name: str) -> Job | None:
@@ -172,7 +212,7 @@ class JobStore:
 
     def _claim(self, stale_after: float) -> list[str]:
         """Take over active jobs whose owner is gone or silent for ``stale_after`` seconds."""
-        me, now = this_owner(), time.time()
+        me, now = self.owner, time.time()
         taken = []
         with self._connect() as db:
             rows = db.execute(
@@ -191,16 +231,19 @@ class JobStore:
         return taken
 
     def _beat(self, names: Sequence[str]) -> dict[str, str]:
-        """Refresh the heartbeat of ``names``; their current states (cancel requests show)."""
+        """Refresh the heartbeat of ``names``; the current states of those still owned here
+        (cancel requests show; a job missing was taken over after its lease lapsed)."""
         now = time.time()
         with self._connect() as db:
             db.executemany(
                 "UPDATE jobs SET heartbeat = ? WHERE name = ? AND owner = ?",
-                [(now, name, this_owner()) for name in names],
+                [(now, name, self.owner) for name in names],
             )
             states = {}
             for name in names:
-                row = db.execute("SELECT state FROM jobs WHERE name = ?", (name,)).fetchone()
+                row = db.execute(
+                    "SELECT state FROM jobs WHERE name = ? AND owner = ?", (name, self.owner)
+                ).fetchone()
                 if row is not None:
                     states[name] = str(row[0])
         return states
@@ -225,7 +268,7 @@ class JobStore:
         return [result for (result,) in rows]
 
     async def create(self, name: str, request: bytes, output_dir: str) -> None:
-        """Store a new QUEUED job owned by this process."""
+        """Store a new QUEUED job owned here."""
         await asyncio.to_thread(self._create, name, request, output_dir)
 
     async def get(self, name: str) -> Job | None:
@@ -249,11 +292,11 @@ class JobStore:
         await asyncio.to_thread(self._delete, name)
 
     async def claim(self, stale_after: float) -> builtins.list[str]:
-        """Names of the orphaned active jobs this process now owns."""
+        """Names of the orphaned active jobs now owned here."""
         return await asyncio.to_thread(self._claim, stale_after)
 
     async def beat(self, names: Sequence[str]) -> dict[str, str]:
-        """Heartbeat for the jobs this process runs; returns their states."""
+        """Heartbeat for the jobs run here; returns the states of those still owned here."""
         return await asyncio.to_thread(self._beat, list(names))
 
     async def add_rows(self, name: str, rows: Sequence[tuple[int, bool, str]]) -> None:
