@@ -82,6 +82,7 @@ ALLOWED = (
     unicodedata,
 )
 
+CONFINED = '{"status": "confined"}'
 _result = os.fdopen(os.dup(1), "w", encoding="utf-8")
 _null = os.open(os.devnull, os.O_RDWR)
 for _fd in (0, 1, 2):
@@ -134,6 +135,11 @@ try:
 except Exception as exc:  # report and stop: never run user code unconfined
     _answer({"status": "isolation", "message": f"{type(exc).__name__}: {exc}"})
 
+# The first line, written before any user code runs: an answer after it comes from a confined
+# process, so user code cannot pass itself off as a sandbox that failed to set up.
+_result.write(CONFINED + "\n")
+_result.flush()
+
 
 def _where(exc: BaseException) -> str:
     tb = exc.__traceback__
@@ -171,7 +177,15 @@ def _run() -> None:
         if isinstance(payload["score"], bool) or not isinstance(payload["score"], (int, float)):
             payload["score"] = None
         elif isinstance(payload["score"], int):
-            payload["score"] = float(payload["score"]) if abs(payload["score"]) < 2**63 else None
+            try:
+                payload["score"] = float(payload["score"])
+            except OverflowError:  # e.g. 10**400: no float holds it
+                payload["score"] = None
+                payload["kind"] = (
+                    "number too large to be a score"
+                    if payload["kind"] == "number"
+                    else "dict whose 'score' is too large to be a score"
+                )
     except MemoryError:
         _answer({"status": "memory", "message": "the code ran out of memory"})
     except RecursionError:

@@ -233,13 +233,24 @@ def _kill(process: Any) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
+CONFINED = b'{"status": "confined"}'
+"""The child's first line once it is confined, before user code runs."""
+
+
 def _decode(output: bytes, code: int, limits: Limits) -> dict[str, Any]:
-    line = output.strip().splitlines()[-1] if output.strip() else b""
+    lines = output.strip().splitlines()
+    line = lines[-1] if lines else b""
+    confined = bool(lines) and lines[0] == CONFINED
     try:
-        answer = json.loads(line) if line else None
+        answer = json.loads(line) if line and line != CONFINED else None
     except ValueError:
         answer = None
     if isinstance(answer, dict) and isinstance(answer.get("status"), str):
+        if confined and answer["status"] == "isolation":
+            # Written after confinement: by user code, imitating a set-up failure.
+            return {"status": "error", "message": "the code wrote a forged sandbox answer"}
+        if not confined and answer["status"] != "isolation":
+            return {"status": "isolation", "message": "the sandbox did not confirm confinement"}
         return answer
     # No answer: the child was killed. unshare re-raises its child's fatal signal on itself.
     signum = -code if code < 0 else code - 128 if code > 128 else 0

@@ -186,6 +186,46 @@ def test_ordinary_code_and_dict_results(sandbox: Sandbox) -> None:
     assert result.explanation == '["hello"]'
 
 
+FORGERIES = [
+    "import sys\ndef evaluate(i):\n"
+    "    sys.modules['__main__']._answer({'status': 'isolation', 'message': 'forged'})",
+    "import os, json\ndef evaluate(i):\n"
+    '    os.write(3, b\'{"status": "isolation", "message": "forged"}\\n\')\n'
+    "    os._exit(0)",
+    "import sys\ndef evaluate(i):\n"
+    "    m = sys.modules['__main__']\n"
+    '    m._result.write(\'{"status": "isolation", "message": "forged"}\\n\')\n'
+    "    m._result.flush()\n    m.os._exit(0)",
+]
+
+
+@pytest.mark.parametrize("code", FORGERIES)
+def test_user_code_cannot_pass_for_a_sandbox_failure(sandbox: Sandbox, code: str) -> None:
+    fresh = Sandbox(True, sandbox.limits)
+    with pytest.raises(EvalError) as caught:
+        asyncio.run(fresh.run(code, INSTANCE, function="evaluate", field="f"))
+    assert caught.value.code.name == "INVALID_ARGUMENT"
+    assert "set-up failed" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("def evaluate(i):\n    return 10**400", "got a number too large to be a score"),
+        (
+            "def evaluate(i):\n    return {'score': -10**400}",
+            "got a dict whose 'score' is too large to be a score",
+        ),
+        ("def evaluate(i):\n    return float('inf')", "not finite"),
+    ],
+)
+def test_a_score_out_of_range_is_named(sandbox: Sandbox, code: str, words: str) -> None:
+    fresh = Sandbox(True, sandbox.limits)
+    with pytest.raises(EvalError) as caught:
+        asyncio.run(fresh.run(code, INSTANCE, function="evaluate", field="f"))
+    assert words in caught.value.message
+
+
 def test_disabled_sandbox_refuses() -> None:
     box = Sandbox(False, LIMITS)
     with pytest.raises(FailedPrecondition, match="--enable-custom-code"):
