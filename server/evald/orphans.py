@@ -11,6 +11,7 @@ import ctypes
 import os
 import signal
 import sys
+from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 
@@ -27,3 +28,19 @@ def die_with_parent() -> None:
         return
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
+
+
+def process_start(pid: int) -> str:
+    """When process ``pid`` started, as ``<boot id>/<clock ticks since boot>``; "" where this
+    cannot be read (not Linux, no such process, /proc hidden)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+    # Fields after the command name, which is in parentheses and may hold anything; the start
+    # time is field 22 of the whole line, so 20th after the name.
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if len(fields) < 20 or not fields[19].isdigit():
+        return ""
+    return f"{boot}/{fields[19]}"

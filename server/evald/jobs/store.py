@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evald.orphans import process_start
 from evald.sqlite_file import SqliteFile
 
 DB_FILE = "jobs.sqlite3"
@@ -65,22 +66,6 @@ QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLING, CANCELLED = (
 )
 ACTIVE = (QUEUED, RUNNING, CANCELLING)
 FINISHED = (SUCCEEDED, FAILED, CANCELLED)
-
-
-def process_start(pid: int) -> str:
-    """When process ``pid`` started, as ``<boot id>/<clock ticks since boot>``; "" where this
-    cannot be read (not Linux, no such process, /proc hidden)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return ""
-    # Fields after the command name, which is in parentheses and may hold anything; the start
-    # time is field 22 of the whole line, so 20th after the name.
-    fields = stat[stat.rfind(")") + 2 :].split()
-    if len(fields) < 20 or not fields[19].isdigit():
-        return ""
-    return f"{boot}/{fields[19]}"
 
 
 def new_owner() -> str:

@@ -15,19 +15,28 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import sys
 
 
-def _init() -> None:
-    """As PID 1 of the new PID namespace, fork the worker and wait for it.
+def _init(wall_seconds: int) -> None:
+    """As PID 1 of the new PID namespace, fork the worker and wait for it, at most
+    ``wall_seconds``.
 
     The kernel does not deliver signals whose action is the default to a namespace's init,
     RLIMIT_CPU's SIGXCPU and SIGKILL included: the worker must not be PID 1. When this process
-    exits, every process left in the namespace is killed.
+    exits, every process left in the namespace is killed. The wall-clock limit is enforced here
+    too, not only by the server: it holds if the server is gone.
     """
     pid = os.fork()
     if pid == 0:
         return
+
+    def over_time(signum: int, frame: object) -> None:
+        os.kill(pid, signal.SIGKILL)
+
+    signal.signal(signal.SIGALRM, over_time)
+    signal.alarm(wall_seconds)
     os.close(0)
     os.close(1)
     _, status = os.waitpid(pid, 0)
@@ -35,7 +44,7 @@ def _init() -> None:
 
 
 if os.getpid() == 1:
-    _init()
+    _init(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
 
 _job = json.loads(sys.stdin.buffer.read())
 

@@ -38,6 +38,7 @@ from evald.errors import (
     ResourceExhausted,
 )
 from evald.ops import telemetry
+from evald.orphans import process_start
 from evald.sandbox.limits import Limits
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,8 @@ class Sandbox:
     def __init__(self, enabled: bool, limits: Limits | None = None) -> None:
         self.enabled = enabled
         self.limits = limits or Limits()
+        if enabled:
+            remove_stale_roots(Path(tempfile.gettempdir()))
         self._slots = asyncio.Semaphore(self.limits.concurrency)
         self._probe_lock = asyncio.Lock()
         self._unavailable: str | None = None
@@ -132,7 +135,7 @@ class Sandbox:
         except KeyError:
             uid = gid = 65534
         async with self._slots:
-            root = tempfile.mkdtemp(prefix="evald-sandbox-")
+            root = tempfile.mkdtemp(prefix=f"{ROOT_PREFIX}{_OWNER}-")
             try:
                 os.chmod(root, 0o555)
                 job = {
@@ -157,7 +160,15 @@ class Sandbox:
     async def _spawn(self, payload: bytes, root: str) -> dict[str, Any]:
         limits = self.limits
         unshare = shutil.which("unshare") or "unshare"
-        command = [unshare, *NAMESPACES, "--", sys.executable, "-I", "-S", "-B", str(CHILD)]
+        # PID 1 of the namespace also enforces the wall limit (a second later than the server
+        # does): the limit holds if the server is gone. setpriv gives unshare a death signal
+        # for when the server dies, and unshare's --kill-child passes it on to the namespace.
+        wall = str(math.ceil(limits.wall_seconds) + 1)
+        child = [sys.executable, "-I", "-S", "-B", str(CHILD), wall]
+        command = [unshare, *NAMESPACES, "--", *child]
+        setpriv = shutil.which("setpriv")
+        if setpriv is not None:
+            command = [setpriv, "--pdeathsig", "KILL", "--", *command]
         try:
             process = await asyncio.create_subprocess_exec(
                 *command,
@@ -193,6 +204,29 @@ class Sandbox:
         code = await process.wait()
         _kill(process)  # anything left in the group (there should be nothing)
         return _decode(output, code, limits)
+
+
+ROOT_PREFIX = "evald-sandbox-"
+"""Each run's empty root is ``<tmp>/evald-sandbox-<pid>_<process start>-<random>``."""
+_OWNER = f"{os.getpid()}_{process_start(os.getpid()).replace('/', '_')}"
+
+
+def remove_stale_roots(folder: Path) -> list[Path]:
+    """Remove the run roots in ``folder`` left by a server process that is gone (killed before
+    it could remove them); those of live processes (this one included) stay. Returns them."""
+    removed = []
+    for root in folder.glob(f"{ROOT_PREFIX}*"):
+        owner = root.name.removeprefix(ROOT_PREFIX).rpartition("-")[0]
+        pid, _, start = owner.partition("_")
+        if not pid.isdigit() or not root.is_dir():
+            continue
+        now = process_start(int(pid)).replace("/", "_")
+        alive = bool(now) and now == start
+        if not alive and (now or not Path(f"/proc/{pid}").exists()):
+            with contextlib.suppress(OSError):
+                root.rmdir()  # empty: nothing is ever written into a root
+                removed.append(root)
+    return removed
 
 
 class _TooMuchOutput(Exception):

@@ -20,8 +20,8 @@ from evald.jobs.store import (
     SUCCEEDED,
     JobStore,
     new_owner,
-    process_start,
 )
+from evald.orphans import process_start
 
 JOB = "projects/p/locations/l/operations/"
 ROWS = 20

@@ -19,8 +19,8 @@ from evald.jobs.store import (
     JobStore,
     new_owner,
     owner_alive,
-    process_start,
 )
+from evald.orphans import process_start
 
 HOST = socket.gethostname()
 PID = os.getpid()
