@@ -51,9 +51,13 @@ class App:
             metric_registry.store(settings),
         )
         evaluator = Evaluator(services)
+        for root in (settings.dataset_dir(), settings.output_dir()):
+            root.mkdir(parents=True, exist_ok=True)
         runner = JobRunner(
             settings.data_root(),
             evaluator.evaluate_instances,
+            dataset_root=settings.dataset_dir(),
+            output_root=settings.output_dir(),
             concurrency=settings.job_concurrency,
             max_jobs=settings.max_running_jobs,
         )

@@ -70,6 +70,16 @@ class Settings:
         None,
         "where registered metrics and dataset jobs are kept (default: ~/.local/share/evald)",
     )
+    dataset_root: Path | None = setting(
+        None,
+        "EvaluateDataset reads server-local files only under this directory "
+        "(default: <data dir>/datasets)",
+    )
+    output_root: Path | None = setting(
+        None,
+        "EvaluateDataset writes server-local outputs only under this directory "
+        "(default: <data dir>/outputs)",
+    )
     job_concurrency: int = setting(16, "rows of one dataset job scored at the same time")
     max_running_jobs: int = setting(2, "dataset jobs run at once by one process; more wait")
     metric_modules: str = setting(
@@ -182,6 +192,14 @@ class Settings:
             return self.data_dir
         base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         return Path(base) / "evald"
+
+    def dataset_dir(self) -> Path:
+        """``dataset_root``, or by default ``<data dir>/datasets``."""
+        return self.dataset_root or self.data_root() / "datasets"
+
+    def output_dir(self) -> Path:
+        """``output_root``, or by default ``<data dir>/outputs``."""
+        return self.output_root or self.data_root() / "outputs"
 
     def metric_module_names(self) -> list[str]:
         """``metric_modules`` as a list of module names."""

@@ -6,6 +6,7 @@ EvalError                  base; carries a gRPC status code and a message
 ├── FailedPrecondition     server not set up for this request (e.g. no judge configured)
 ├── NotFound               a named resource does not exist
 ├── AlreadyExists          a resource of that name exists already
+├── PermissionDenied       a server-local file outside the roots the server allows
 ├── ResourceExhausted      a limit was reached (memory, output size, …)
 ├── Unimplemented          a metric evald does not (yet) compute
 ├── Unavailable            a dependency (judge) is down after bounded retries
@@ -104,6 +105,12 @@ class AlreadyExists(EvalError):
     """A resource of that name exists already."""
 
     code = grpc.StatusCode.ALREADY_EXISTS
+
+
+class PermissionDenied(EvalError):
+    """The caller may not use what it named (a server-local file outside the allowed roots)."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
 
 
 class ResourceExhausted(EvalError):

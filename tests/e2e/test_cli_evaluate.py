@@ -162,7 +162,7 @@ def test_unreachable_server_exits_1(tmp_path: Path) -> None:
 def test_jobs_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = write_rows(tmp_path / "rows.jsonl")
     with (
-        serving(data_dir=tmp_path / "data") as server,
+        serving(data_dir=tmp_path / "data", dataset_root=tmp_path, output_root=tmp_path) as server,
         grpc.insecure_channel(server.address) as channel,
     ):
         request = m.EvaluateDatasetRequest(location="projects/evald/locations/local")

@@ -62,7 +62,9 @@ def dataset_request(data: Path, out: Path | None, *metrics: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def jobs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    with serving(data_dir=tmp_path_factory.mktemp("data"), http_port=0) as running:
+    base = tmp_path_factory.getbasetemp()  # every test's files are under it
+    data = tmp_path_factory.mktemp("data")
+    with serving(data_dir=data, http_port=0, dataset_root=base, output_root=base) as running:
         yield running
 
 
@@ -212,7 +214,12 @@ def test_cancel_mid_job(tmp_path: Path) -> None:
         [{"response": f"a b c d {i}", "reference": "a b c d 0"} for i in range(20000)],
     )
     with (
-        serving(data_dir=tmp_path / "data", job_concurrency=1) as server,
+        serving(
+            data_dir=tmp_path / "data",
+            job_concurrency=1,
+            dataset_root=tmp_path,
+            output_root=tmp_path,
+        ) as server,
         grpc.insecure_channel(server.address) as channel,
     ):
         request = dataset_request(data, None, m.Metric(bleu_spec={}), m.Metric(rouge_spec={}))
@@ -275,3 +282,40 @@ def test_http_end_to_end(jobs_server: ServerThread, tmp_path: Path) -> None:
     assert status == 200
     status, error = http_call(base, "GET", f"/v1beta1/{name}")
     assert (status, error["error"]["status"]) == (404, "NOT_FOUND")
+
+
+def test_default_roots_confine_server_local_files(tmp_path: Path) -> None:
+    """With default settings, datasets are read from ``<data dir>/datasets`` (a relative path
+    is under it) and outputs written under ``<data dir>/outputs``; anything else is denied,
+    with one answer whether the file exists or not."""
+    data_dir = tmp_path / "data"
+    secret = write_jsonl(tmp_path / "secret.jsonl", [{"response": "s3cr3t", "reference": "x"}])
+    with serving(data_dir=data_dir) as server, grpc.insecure_channel(server.address) as channel:
+        write_jsonl(data_dir / "datasets" / "rows.jsonl", ROWS[:2])
+        exact = m.Metric(exact_match_spec={})
+        operation = stub(channel).EvaluateDataset(
+            dataset_request(Path("rows.jsonl"), Path("mine"), exact)
+        )
+        wait = lro.WaitOperationRequest(
+            name=operation.name, timeout=duration_pb2.Duration(seconds=20)
+        )
+        done = ops_call(channel, "WaitOperation", wait, lro.Operation)
+        response = m.EvaluateDatasetResponse()
+        assert done.response.Unpack(response)
+        written = Path(response.output_info.gcs_output_directory)
+        assert written.parent == data_dir / "outputs" / "mine"
+        answers = []
+        for source in (secret, tmp_path / "missing.jsonl", Path("../../secret.jsonl")):
+            with pytest.raises(grpc.RpcError) as caught:
+                stub(channel).EvaluateDataset(dataset_request(source, None, exact))
+            error: Any = caught.value
+            assert error.code() == grpc.StatusCode.PERMISSION_DENIED
+            answers.append(error.details())
+        assert len(set(answers)) == 1
+        assert "--dataset-root" in answers[0]
+        with pytest.raises(grpc.RpcError) as caught:
+            stub(channel).EvaluateDataset(
+                dataset_request(Path("rows.jsonl"), tmp_path / "elsewhere", exact)
+            )
+        assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert not (tmp_path / "elsewhere").exists()

@@ -51,6 +51,8 @@ class Serve:
             [
                 *wrap,
                 *(EVALD, "serve", "--port", "0", "--data-dir", str(data_dir)),
+                # The tests' datasets and outputs sit beside the data dir.
+                *("--dataset-root", str(data_dir.parent), "--output-root", str(data_dir.parent)),
                 *("--log-level", "INFO"),
             ],
             stdout=subprocess.DEVNULL,

@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         labels = rows.metric_labels(metrics)
         thresholds = parse_thresholds(args.fail_under, labels)
         try:
-            data = sources.read_rows([str(args.data)])
+            data = sources.read_rows([str(args.data)], None)  # the user's own files
         except EvalError as exc:
             raise UsageError(f"--data {args.data}: {exc.message}") from None
     except UsageError as exc:
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     failed = sum(1 for r in records if rows.failed(r))
     aggregation = outputs.aggregation_json(found, len(records), failed)
     args.output.mkdir(parents=True, exist_ok=True)
-    outputs.write(str(args.output), [rows.dumps(r) for r in records], aggregation)
+    outputs.write(str(args.output), [rows.dumps(r) for r in records], aggregation, None)
     title = f"evald report: {args.data.name}"
     (args.output / "report.html").write_text(
         report.html_report(title, aggregation, records), encoding="utf-8"

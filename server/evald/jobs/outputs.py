@@ -25,7 +25,7 @@ from evald import api
 from evald.aggregation.summary import MetricSummary, classification_report, summarize
 from evald.errors import InvalidArgument
 from evald.jobs.rows import classification_params, is_pairwise, metric_labels
-from evald.jobs.sources import local_path, storage_client
+from evald.jobs.sources import confined, local_path, storage_client
 
 RESULTS_FILE = "results.jsonl"
 AGGREGATION_FILE = "aggregation.json"
@@ -136,12 +136,15 @@ def output_directory(prefix: str, job_id: str) -> str:
     return prefix.rstrip("/") + "/" + job_id
 
 
-def check_destination(prefix: str, field: str) -> None:
-    """Make sure a job can write under ``prefix``; raises EvalError."""
+def check_destination(prefix: str, field: str, root: Path | None) -> str:
+    """Make sure a job can write under ``prefix`` (a local one under ``root``: see
+    :func:`~evald.jobs.sources.confined`); the prefix to use, a local one made absolute.
+    Raises EvalError."""
     path = local_path(prefix, field)
     if path is None:
         storage_client()
-        return
+        return prefix
+    path = confined(path, root, field, "output")
 
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -149,11 +152,18 @@ def check_destination(prefix: str, field: str) -> None:
         raise InvalidArgument(field, f"cannot create directory {prefix}: {exc}") from None
     if not os.access(path, os.W_OK):
         raise InvalidArgument(field, f"directory {prefix} is not writable")
+    return str(path)
 
 
-def write(directory: str, result_lines: Sequence[str], aggregation: dict[str, Any]) -> None:
-    """Write both files (each replaced atomically) into ``directory``."""
-    path = local_path(directory, "output_config.gcs_destination.output_uri_prefix")
+def write(
+    directory: str, result_lines: Sequence[str], aggregation: dict[str, Any], root: Path | None
+) -> None:
+    """Write both files (each replaced atomically) into ``directory`` (a local one under
+    ``root``)."""
+    field = "output_config.gcs_destination.output_uri_prefix"
+    path = local_path(directory, field)
+    if path is not None:
+        path = confined(path, root, field, "output")
     files = {
         RESULTS_FILE: "".join(line + "\n" for line in result_lines),
         AGGREGATION_FILE: json.dumps(aggregation, indent=2, ensure_ascii=False) + "\n",

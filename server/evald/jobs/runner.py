@@ -61,6 +61,8 @@ class JobRunner:
         data_dir: Path,
         evaluate: rows.Evaluate,
         *,
+        dataset_root: Path | None,
+        output_root: Path | None,
         concurrency: int = 16,
         max_jobs: int = 2,
         owner: str | None = None,
@@ -68,6 +70,10 @@ class JobRunner:
         # ``owner``: this runner's id in the job store; a new one (the usual case) unless given.
         self.store = JobStore(data_dir / DB_FILE, owner or new_owner())
         self.data_dir = data_dir
+        self.dataset_root = dataset_root
+        """Server-local datasets must be under it (None: anywhere)."""
+        self.output_root = output_root
+        """Server-local outputs must be under it (None: anywhere)."""
         self.evaluate = evaluate
         self.concurrency = concurrency
         self._slots = asyncio.Semaphore(max_jobs)
@@ -106,16 +112,18 @@ class JobRunner:
         for i, metric in enumerate(request.metrics):
             if metric.WhichOneof("metric_spec") is None:
                 raise InvalidArgument(f"metrics[{i}]", "no metric spec is set")
-        await asyncio.to_thread(sources.check_source, request.dataset)
+        await asyncio.to_thread(sources.check_source, request.dataset, self.dataset_root)
         job_id = str(secrets.randbits(62))
         if request.output_config.HasField("gcs_destination"):
             prefix = request.output_config.gcs_destination.output_uri_prefix
             field = "output_config.gcs_destination.output_uri_prefix"
             if not prefix:
                 raise InvalidArgument(field, "name a directory")
-            await asyncio.to_thread(outputs.check_destination, prefix, field)
+            prefix = await asyncio.to_thread(
+                outputs.check_destination, prefix, field, self.output_root
+            )
         else:
-            prefix = str(self.data_dir / "outputs")
+            prefix = str(self.output_root or self.data_dir / "outputs")
         name = f"{location}/operations/{job_id}"
         await self.store.create(
             name, request.SerializeToString(), outputs.output_directory(prefix, job_id)
@@ -225,7 +233,8 @@ class JobRunner:
         request = api.messages.EvaluateDatasetRequest.FromString(job.request)
         if job.state == QUEUED:
             await self.store.update(name, state=RUNNING)
-        data = await asyncio.to_thread(sources.read_rows, list(request.dataset.gcs_source.uris))
+        uris = list(request.dataset.gcs_source.uris)
+        data = await asyncio.to_thread(sources.read_rows, uris, self.dataset_root)
         if job.rows_total and job.rows_total != len(data):
             raise InvalidArgument(
                 "dataset.gcs_source.uris",
@@ -277,7 +286,7 @@ class JobRunner:
             found = outputs.summaries(metrics, records)
             failed = sum(1 for r in records if rows.failed(r))
             aggregation = outputs.aggregation_json(found, len(records), failed)
-            outputs.write(job.output_dir, lines, aggregation)
+            outputs.write(job.output_dir, lines, aggregation, self.output_root)
             return found, aggregation
 
         found, _ = await asyncio.to_thread(summarize)

@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlparse
 from google.protobuf import json_format
 
 from evald import api
-from evald.errors import FailedPrecondition, InvalidArgument
+from evald.errors import FailedPrecondition, InvalidArgument, PermissionDenied
 
 TEXT_COLUMNS = ("prompt", "response", "reference")
 BASELINE_COLUMNS = ("baseline_response", "baseline_model_response")
@@ -34,6 +34,25 @@ BASELINE_KEY = "baseline_model_response"
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 
 Row = dict[str, Any]
+
+
+OUTSIDE = "server-local files must be under the server's {what} root ({flag})"
+"""The one answer for any path outside a root: the same whether it exists or not, and
+whatever it is, so the error tells nothing about the server's files."""
+
+
+def confined(path: Path, root: Path | None, field: str, what: str = "dataset") -> Path:
+    """``path`` (relative paths: under ``root``), checked to be inside ``root`` once symlinks
+    and ``..`` are resolved; PermissionDenied if not. ``root`` None: any path (the command
+    line reading the user's own files)."""
+    if root is None:
+        return path
+    base = root.resolve()
+    resolved = (base / path).resolve()  # an absolute path replaces base
+    if not resolved.is_relative_to(base):
+        flag = "--dataset-root" if what == "dataset" else "--output-root"
+        raise PermissionDenied(f"{field}: {OUTSIDE.format(what=what, flag=flag)}")
+    return resolved
 
 
 def local_path(uri: str, field: str) -> Path | None:
@@ -70,8 +89,9 @@ def storage_client() -> Any:
         ) from None
 
 
-def check_source(dataset: Any) -> list[str]:
-    """The input URIs of an ``EvaluationDataset``, checked for existence; raises EvalError."""
+def check_source(dataset: Any, root: Path | None) -> list[str]:
+    """The input URIs of an ``EvaluationDataset``, checked to be under ``root`` (see
+    :func:`confined`) and to exist; raises EvalError."""
     which = dataset.WhichOneof("source")
     if which is None:
         raise InvalidArgument("dataset.gcs_source", "a dataset with gcs_source.uris is required")
@@ -88,13 +108,14 @@ def check_source(dataset: Any) -> list[str]:
         path = local_path(uri, field)
         if path is None:
             storage_client()
-        elif not path.is_file():
+        elif not confined(path, root, field).is_file():
             raise InvalidArgument(field, f"no such file: {uri}")
     return uris
 
 
-def read_rows(uris: Sequence[str]) -> list[Row]:
-    """Every row of every file, in order; raises InvalidArgument naming the bad file/row."""
+def read_rows(uris: Sequence[str], root: Path | None) -> list[Row]:
+    """Every row of every file (local ones under ``root``: see :func:`confined`), in order;
+    raises InvalidArgument naming the bad file/row."""
     rows: list[Row] = []
     for i, uri in enumerate(uris):
         field = f"dataset.gcs_source.uris[{i}]"
@@ -103,6 +124,7 @@ def read_rows(uris: Sequence[str]) -> list[Row]:
         if path is None:
             text = _download(uri, field)
         else:
+            path = confined(path, root, field)
             try:
                 text = path.read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError) as exc:

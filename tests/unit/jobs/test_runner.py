@@ -60,7 +60,7 @@ def test_start_resumes_jobs_of_an_earlier_start_with_the_same_pid(tmp_path: Path
         stored = [(i, False, json.dumps({"row": i, "results": [one]})) for i in range(5)]
         await previous.add_rows(JOB + "resumed", stored)
 
-        runner = JobRunner(tmp_path / "data", evaluate)
+        runner = JobRunner(tmp_path / "data", evaluate, dataset_root=tmp_path, output_root=tmp_path)
         assert runner.store.owner not in (earlier, sibling.owner)
         await runner.start()
         try:
@@ -93,7 +93,7 @@ def test_a_job_taken_over_stops_here_and_is_left_to_its_new_owner(tmp_path: Path
         await asyncio.sleep(3600)  # the job stays running until stopped
 
     async def scenario() -> None:
-        runner = JobRunner(tmp_path / "data", evaluate)
+        runner = JobRunner(tmp_path / "data", evaluate, dataset_root=tmp_path, output_root=tmp_path)
         await runner.start()
         try:
             name = (await runner.submit(request)).name
