@@ -102,6 +102,8 @@ class Settings:
         True, "serve the health service and /healthz without a key (probes send none)"
     )
     auth_open_reflection: bool = setting(False, "serve gRPC server reflection without a key")
+    auth_open_openapi: bool = setting(False, "serve the gateway's /openapi.json without a key")
+    auth_open_metrics: bool = setting(False, "serve Prometheus /metrics without a key")
     max_instances: int = setting(100_000, "most instances in one request")
     max_metrics: int = setting(256, "most entries of metrics and metric_sources in one request")
     max_text_bytes: int = setting(

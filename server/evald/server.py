@@ -11,7 +11,7 @@ import contextlib
 import logging
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ from evald import jobs as dataset_jobs
 from evald.app import App
 from evald.config import Settings
 from evald.ops import auth, calls, telemetry, tracing
-from evald.ops.interceptor import Guard, GuardInterceptor
+from evald.ops.interceptor import METRICS_METHOD, Guard, GuardInterceptor
 from evald.scoring import configure_scoring, shutdown_scoring, warm_scoring_pool
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class RunningServer:
         calls.flush()  # the drained calls' log lines, now rather than at the next interval
         await self.app.aclose()  # after the calls: unfinished jobs resume on the next start
         if self.metrics is not None:  # last, so a final scrape sees the drained calls
-            await asyncio.to_thread(self.metrics.stop)
+            await self.metrics.stop()
             self.metrics = None
 
 
@@ -223,7 +223,12 @@ async def start(settings: Settings) -> RunningServer:
     metrics = None
     if settings.metrics_port is not None:
         try:
-            metrics = telemetry.serve(settings.metrics_host or settings.host, settings.metrics_port)
+            metrics = await telemetry.serve(
+                settings.metrics_host or settings.host,
+                settings.metrics_port,
+                None if guard.keys is None else _scrape_check(guard),
+                reuse_port=settings.reuse_port,
+            )
         except OSError as exc:
             if settings.reuse_port:
                 # Sharing ports (--workers): another process already serves metrics there.
@@ -237,6 +242,15 @@ async def start(settings: Settings) -> RunningServer:
                 ) from None
     await app.start()
     return RunningServer(server, port, health_servicer, app, http, metrics)
+
+
+def _scrape_check(guard: Guard) -> Callable[[Iterable[tuple[str, str]]], object]:
+    """Checks a metrics scrape's headers like a call's metadata (``auth_open_metrics``: not)."""
+
+    def check(headers: Iterable[tuple[str, str]]) -> object:
+        return guard.authenticate(METRICS_METHOD, headers)
+
+    return check
 
 
 def _bind_failure(settings: Settings) -> str:

@@ -155,6 +155,23 @@ def test_health_is_open_by_default(secured: ServerThread) -> None:
     assert (status, body) == (200, {"status": "SERVING"})
 
 
+def test_openapi_needs_a_key_by_default(secured: ServerThread) -> None:
+    status, body, _ = request(http_url(secured), "GET", "/openapi.json")
+    assert (status, body["error"]["status"]) == (401, "UNAUTHENTICATED")
+    status, body, _ = request(
+        http_url(secured), "GET", "/openapi.json", headers={"x-goog-api-key": VALID}
+    )
+    assert status == 200
+    assert body["openapi"].startswith("3.")
+
+
+def test_openapi_can_be_opened(keys_file: Path) -> None:
+    with serving(auth_keys_file=keys_file, http_port=0, auth_open_openapi=True) as running:
+        status, body, _ = request(http_url(running), "GET", "/openapi.json")
+    assert status == 200
+    assert body["openapi"].startswith("3.")
+
+
 def reflect(address: str, metadata: tuple[tuple[str, str], ...] = ()) -> Any:
     with grpc.insecure_channel(address) as channel:
         stub_ = reflection_pb2_grpc.ServerReflectionStub(channel)

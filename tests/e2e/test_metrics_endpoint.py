@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -27,9 +30,10 @@ METHOD = "/google.cloud.aiplatform.v1beta1.EvaluationService/EvaluateInstances"
 VERDICT = json.dumps({"score": 2, "explanation": "ok"})
 
 
-def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of the endpoint as {(name, sorted labels): value}."""
-    with urllib.request.urlopen(url, timeout=10) as reply:
+def scrape(url: str, key: str = "") -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the endpoint as {(name, sorted labels): value} (sent with ``key``)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as reply:
         text = reply.read().decode()
     return {
         (sample.name, tuple(sorted(sample.labels.items()))): sample.value
@@ -124,10 +128,10 @@ def test_auth_failures_are_counted(tmp_path: Path) -> None:
     keys = tmp_path / "keys.json"
     keys.write_text(json.dumps({"keys": [{"name": "k", "key": "metrics-key-1"}]}))
     with serving(http_port=0, metrics_port=0, auth_keys_file=keys) as server:
-        before = scrape(metrics_url(server))
+        before = scrape(metrics_url(server), "metrics-key-1")
         assert post(http_url(server), PATH, {})[0] == 401
         assert post(http_url(server), PATH, {}, **{"x-goog-api-key": "nope"})[0] == 401
-        after = scrape(metrics_url(server))
+        after = scrape(metrics_url(server), "metrics-key-1")
     for reason in ("CREDENTIALS_MISSING", "API_KEY_INVALID"):
         name = "evald_auth_failures_total"
         assert value(after, name, reason=reason) - value(before, name, reason=reason) == 1
@@ -244,3 +248,36 @@ def test_every_rpc_is_counted(
         if labels["method"] == method
     ]
     assert [(c, n) for c, n in counted if n] == [(code, 1.0)]
+
+
+@pytest.mark.parametrize("open_metrics", [False, True])
+def test_the_endpoint_follows_the_auth_setting(tmp_path: Path, open_metrics: bool) -> None:
+    keys = tmp_path / "keys.json"
+    keys.write_text(json.dumps({"keys": [{"name": "k", "key": "metrics-key-2"}]}))
+    settings = {"metrics_port": 0, "auth_keys_file": keys, "auth_open_metrics": open_metrics}
+    with serving(**settings) as server:
+        url = metrics_url(server)
+        assert scrape(url, "metrics-key-2")
+        if open_metrics:
+            assert scrape(url)
+        else:
+            for key in ("", "wrong"):
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    scrape(url, key)
+                refused.value.close()
+                assert refused.value.code == 401
+
+
+def test_idle_connections_take_no_thread_each() -> None:
+    with serving(metrics_port=0) as server:
+        url = metrics_url(server)
+        host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+        threads = threading.active_count()
+        idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(50)]
+        try:
+            time.sleep(0.2)
+            assert threading.active_count() <= threads + 2
+            assert scrape(url)  # still served
+        finally:
+            for connection in idle:
+                connection.close()

@@ -25,6 +25,7 @@ from evald.gateway import openapi, transcode
 from evald.gateway.backends import Backend, CallError
 from evald.gateway.errors import error_body
 from evald.gateway.routes import NotAllowed, Route, default_routes, resolve
+from evald.ops.interceptor import OPENAPI_METHOD
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,8 @@ class Gateway:
                     self.authenticate(HEALTH_RPC, _metadata(request, {}))
                 return await self._health()
             if path == OPENAPI_PATH and request.method in ("GET", "HEAD"):
+                if self.authenticate is not None:
+                    self.authenticate(OPENAPI_METHOD, _metadata(request, {}))
                 return web.Response(body=self._openapi_document(), content_type="application/json")
             found = resolve(self.routes, request.method, path)
             if found is None:

@@ -19,6 +19,10 @@ from evald.ops.auth import ANONYMOUS, KeyStore, Principal, Unauthenticated
 from evald.ops.limits import Concurrency, LimitExceeded
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
+OPENAPI_METHOD = "/evald.http/OpenApi"
+"""What the gateway's ``/openapi.json`` counts as when deciding whether it needs a key."""
+METRICS_METHOD = "/evald.http/Metrics"
+"""What the Prometheus ``/metrics`` endpoint counts as when deciding whether it needs a key."""
 REFLECTION_PREFIXES = (
     "/grpc.reflection.v1.ServerReflection/",
     "/grpc.reflection.v1alpha.ServerReflection/",
@@ -43,6 +47,10 @@ class Guard:
             prefixes += (HEALTH_PREFIX,)
         if settings.auth_open_reflection:
             prefixes += REFLECTION_PREFIXES
+        if settings.auth_open_openapi:
+            prefixes += (OPENAPI_METHOD,)
+        if settings.auth_open_metrics:
+            prefixes += (METRICS_METHOD,)
         limit = settings.max_concurrent_per_key
         has_key_limits = keys is not None and any(e.max_concurrent for e in keys.entries)
         concurrency = Concurrency(limit) if limit or has_key_limits else None

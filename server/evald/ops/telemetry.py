@@ -25,11 +25,10 @@ connection), ``JudgeTimeout``, ``OutputError`` (unreadable answer).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
-import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -192,14 +191,15 @@ class _BeforeScrape:
         return []  # a non-empty describe() would make the registry call collect() at register
 
 
-@dataclass
 class MetricsServer:
-    """The running ``/metrics`` endpoint."""
+    """The running ``/metrics`` endpoint: an aiohttp server on the event loop (no thread per
+    connection; idle connections are closed after a keep-alive timeout), behind the server's
+    authentication unless ``auth_open_metrics``."""
 
-    host: str
-    port: int
-    _server: Any
-    _thread: threading.Thread
+    def __init__(self, host: str, port: int, runner: Any) -> None:
+        self.host = host
+        self.port = port
+        self._runner = runner
 
     @property
     def url(self) -> str:
@@ -207,18 +207,53 @@ class MetricsServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/metrics"
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """Stop serving and close the socket."""
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
+        await self._runner.cleanup()
 
 
-def serve(host: str, port: int) -> MetricsServer | None:
-    """Serve the default registry on ``host:port`` (0: any) in a thread; None without
-    prometheus-client (logged). Raises OSError if the port cannot be bound."""
+KEEPALIVE_SECONDS = 15.0
+"""How long the metrics endpoint keeps an idle connection open (scrapers come back every
+10-60 s and reconnect cheaply)."""
+
+
+async def serve(
+    host: str,
+    port: int,
+    authenticate: Callable[[Iterable[tuple[str, str]]], object] | None,
+    *,
+    reuse_port: bool = False,
+) -> MetricsServer | None:
+    """Serve the default registry on ``host:port`` (0: any); None without prometheus-client
+    (logged). ``authenticate`` checks a scrape's headers (raising on a missing or bad key);
+    None: open. Raises OSError if the port cannot be bound."""
     if not load():
         log.warning("--metrics-port ignored: prometheus-client is not installed")
         return None
-    server, thread = _prom.start_http_server(port, addr=host)
-    return MetricsServer(host, int(server.server_port), server, thread)
+    from aiohttp import web  # only with a metrics port
+
+    async def metrics(request: web.BaseRequest) -> web.StreamResponse:
+        if request.rel_url.raw_path != "/metrics" or request.method not in ("GET", "HEAD"):
+            return web.Response(status=404, text="only GET /metrics is served here\n")
+        if authenticate is not None:
+            try:
+                authenticate([(k.lower(), v) for k, v in request.headers.items()])
+            except Exception as exc:  # Unauthenticated: its message says what is missing
+                return web.Response(
+                    status=401,
+                    text=f"{getattr(exc, 'message', 'unauthenticated')}\n",
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+        body = await asyncio.to_thread(_prom.generate_latest, _prom.REGISTRY)
+        return web.Response(body=body, headers={"Content-Type": _prom.CONTENT_TYPE_LATEST})
+
+    server = web.Server(metrics, access_log=None, keepalive_timeout=KEEPALIVE_SECONDS)
+    runner = web.ServerRunner(server, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return MetricsServer(host, int(runner.addresses[0][1]), runner)
