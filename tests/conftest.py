@@ -22,6 +22,7 @@ SLOW_MODULES = {
     "contract/test_descriptors.py",
     "e2e/test_event_loop.py",
     "e2e/test_faults.py",
+    "e2e/test_gateway_bodies.py",
     "e2e/test_gateway_cli.py",
     "e2e/test_jobs_restart.py",
     "e2e/test_large_requests.py",

@@ -61,8 +61,12 @@ def _http_host(settings: Settings) -> str:
 async def _start(
     settings: Settings, backend: Backend, owns_backend: bool, guard: Any = None
 ) -> RunningGateway:
-    gateway = Gateway(backend, max_body_bytes=settings.max_http_body_bytes)
-    if guard is not None:  # /healthz is checked like the gRPC health service
+    gateway = Gateway(
+        backend,
+        max_body_bytes=settings.max_http_body_bytes,
+        max_json_values=4 * settings.max_instances + 1024,
+    )
+    if guard is not None:  # keys checked from the headers, before a body is read
         gateway.authenticate = guard.authenticate
     context = tls_context(settings.tls_cert, settings.tls_key) if settings.tls else None
     if context is not None and settings.tls_client_ca is not None:

@@ -6,6 +6,7 @@ sends can produce a stack trace or aiohttp's own HTML error pages.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import ssl
@@ -19,8 +20,9 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 from google.rpc import code_pb2, status_pb2
 
+from evald import offload
 from evald.call import CACHE_METADATA_KEY
-from evald.errors import EvalError, InvalidArgument, internal_status
+from evald.errors import EvalError, InvalidArgument, ResourceExhausted, internal_status
 from evald.gateway import openapi, transcode
 from evald.gateway.backends import Backend, CallError
 from evald.gateway.errors import error_body
@@ -44,6 +46,11 @@ HEALTH_RPC = "/grpc.health.v1.Health/Check"
 """The gRPC method ``/healthz`` stands for when deciding whether it needs a key."""
 TIMEOUT_HEADER = "x-server-timeout"
 """Seconds the caller will wait (Google's header); becomes the call's deadline."""
+INLINE_JSON_BYTES = 256 * 1024
+"""Largest request body turned into a message on the event loop (~2 ms); a larger one is
+parsed in a scoring process, where a hostile one cannot stall other calls."""
+DEFAULT_MAX_JSON_VALUES = 4 * 100_000 + 1024
+"""JSON objects and arrays any body may hold (more in a larger body: one per 16 bytes)."""
 
 
 class _TooLarge(Exception):
@@ -59,10 +66,14 @@ class Gateway:
         *,
         routes: Sequence[Route] | None = None,
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        max_json_values: int = DEFAULT_MAX_JSON_VALUES,
     ) -> None:
         self.backend = backend
         self.routes = list(default_routes() if routes is None else routes)
+        self._standard = routes is None
+        """Whether ``routes`` are the standard ones, which a scoring process can rebuild."""
         self.max_body_bytes = max_body_bytes
+        self.max_json_values = max_json_values
         self.serving = True
         self._openapi: bytes | None = None
         self.authenticate: Any = None
@@ -130,11 +141,23 @@ class Gateway:
         if not self.serving:
             return _error(code_pb2.UNAVAILABLE, "the server is shutting down")
         int_enums = transcode.wants_int_enums(request.query_string)
+        metadata = _metadata(request, bindings)
+        if self.authenticate is not None:
+            # From the headers, before the body is read: a caller without a valid key costs
+            # nothing (the backend's interceptors check the call again, as for gRPC).
+            self.authenticate(route.rpc, metadata)
         body = await self._read_body(request)
-        message = transcode.parse_request(route, body, bindings, request.query_string)
-        raw = await self.backend.unary(
-            route.rpc, message.SerializeToString(), _metadata(request, bindings), _timeout(request)
-        )
+        query = request.query_string
+        if len(body) <= INLINE_JSON_BYTES or not self._standard:
+            _check_json_values(body, self._json_budget(len(body)))
+            request_bytes = transcode.parse_request(
+                route, body, bindings, query
+            ).SerializeToString()
+        else:  # parsing holds the interpreter for its whole length: in a scoring process
+            index = self.routes.index(route)
+            budget = self._json_budget(len(body))
+            request_bytes = await offload.call(_to_wire, index, body, bindings, query, budget)
+        raw = await self.backend.unary(route.rpc, request_bytes, metadata, _timeout(request))
         reply = route.output_class.FromString(raw)
         if route.response_body:
             reply = getattr(reply, route.response_body)
@@ -170,11 +193,41 @@ class Gateway:
             content_type="application/json",
         )
 
+    def _json_budget(self, size: int) -> int:
+        """Most JSON objects and arrays a body of ``size`` bytes may hold (see
+        :func:`_check_json_values`)."""
+        return max(self.max_json_values, size // 16)
+
     def _openapi_document(self) -> bytes:
         if self._openapi is None:
             document = openapi.document(self.routes)
             self._openapi = json.dumps(document, separators=(",", ":")).encode()
         return self._openapi
+
+
+def _check_json_values(body: bytes, budget: int) -> None:
+    """Refuse a body with more JSON objects and arrays than ``budget`` before parsing it: a
+    parsed one costs ~100 bytes whatever its size in the body (``[{},{},...]``), so a body
+    costs at most a few times its size. Counted as ``{`` and ``[`` bytes, strings included:
+    an upper bound, found at the speed of memory."""
+    count = body.count(b"{") + body.count(b"[")
+    if count > budget:
+        raise ResourceExhausted(
+            f"the request body holds up to {count} JSON objects and arrays, more than "
+            f"{budget} for its size (one per 16 bytes, or {DEFAULT_MAX_JSON_VALUES})"
+        )
+
+
+@functools.cache
+def _standard_routes() -> list[Route]:
+    return list(default_routes())
+
+
+def _to_wire(index: int, body: bytes, bindings: dict[str, str], query: str, budget: int) -> bytes:
+    """Runs in a scoring process: a standard route's request, from JSON to protobuf bytes."""
+    _check_json_values(body, budget)
+    route = _standard_routes()[index]
+    return transcode.parse_request(route, body, bindings, query).SerializeToString()
 
 
 def _not_payload_error(record: logging.LogRecord) -> bool:
