@@ -23,6 +23,7 @@ SLOW_MODULES = {
     "e2e/test_event_loop.py",
     "e2e/test_faults.py",
     "e2e/test_gateway_bodies.py",
+    "e2e/test_gateway_cancel.py",
     "e2e/test_gateway_cli.py",
     "e2e/test_jobs_restart.py",
     "e2e/test_large_requests.py",

@@ -6,6 +6,7 @@ sends can produce a stack trace or aiohttp's own HTML error pages.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -75,6 +76,10 @@ class Gateway:
         self.max_body_bytes = max_body_bytes
         self.max_json_values = max_json_values
         self.serving = True
+        self._in_flight: set[asyncio.Task[bytes]] = set()
+        """Backend calls of HTTP requests being served."""
+        self._cut_off = False
+        """Set at the end of a graceful stop: calls still running answer 503."""
         self._openapi: bytes | None = None
         self.authenticate: Any = None
         """``(method, metadata) -> principal`` raising on bad credentials; checks ``/healthz``
@@ -157,7 +162,20 @@ class Gateway:
             index = self.routes.index(route)
             budget = self._json_budget(len(body))
             request_bytes = await offload.call(_to_wire, index, body, bindings, query, budget)
-        raw = await self.backend.unary(route.rpc, request_bytes, metadata, _timeout(request))
+        call = asyncio.ensure_future(
+            self.backend.unary(route.rpc, request_bytes, metadata, _timeout(request))
+        )
+        self._in_flight.add(call)
+        try:
+            # A client that disconnects cancels this handler, and with it the call.
+            raw = await call
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if self._cut_off and call.cancelled() and not (current and current.cancelling()):
+                return _error(code_pb2.UNAVAILABLE, "the server stopped before the call finished")
+            raise
+        finally:
+            self._in_flight.discard(call)
         reply = route.output_class.FromString(raw)
         if route.response_body:
             reply = getattr(reply, route.response_body)
@@ -192,6 +210,23 @@ class Gateway:
             body=json.dumps({"status": "SERVING" if serving else "NOT_SERVING"}),
             content_type="application/json",
         )
+
+    async def drain(self, grace: float) -> None:
+        """Let calls in flight finish for up to ``grace`` seconds; then cancel the rest, which
+        answer 503 UNAVAILABLE (as gRPC calls get UNAVAILABLE at the end of the grace period),
+        and give them a moment to send it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while self._in_flight and loop.time() < deadline:
+            await asyncio.sleep(min(0.05, max(0.0, deadline - loop.time())))
+        if not self._in_flight:
+            return
+        self._cut_off = True
+        for call in list(self._in_flight):
+            call.cancel()
+        written = loop.time() + 0.5
+        while self._in_flight and loop.time() < written:
+            await asyncio.sleep(0.01)
 
     def _json_budget(self, size: int) -> int:
         """Most JSON objects and arrays a body of ``size`` bytes may hold (see
@@ -247,6 +282,7 @@ class RunningGateway:
     port: int
     tls: bool = False
     owns_backend: bool = False
+    grace_seconds: float = 10.0
     stopped: bool = field(default=False, init=False)
 
     @property
@@ -266,9 +302,10 @@ class RunningGateway:
             return
         self.stopped = True
         self.enter_graceful_shutdown()
-        if grace is not None:
-            # aiohttp reads the grace period from the runner; no public setter exists.
-            self.runner._shutdown_timeout = grace
+        await self.gateway.drain(self.grace_seconds if grace is None else grace)
+        # Every call has answered: aiohttp only closes idle connections now. It reads the
+        # timeout from the runner; no public setter exists.
+        self.runner._shutdown_timeout = 0.5
         await self.runner.cleanup()
         if self.owns_backend:
             await self.gateway.backend.close()
@@ -286,7 +323,8 @@ async def start(
 ) -> RunningGateway:
     """Listen on ``host:port`` (0 for any free port); raises OSError if it cannot bind."""
     logging.getLogger("aiohttp.server").addFilter(_not_payload_error)  # once: same object
-    server = web.Server(gateway.handle, access_log=None)
+    # handler_cancellation: a client that goes away cancels its call (custom code, judges).
+    server = web.Server(gateway.handle, access_log=None, handler_cancellation=True)
     runner = web.ServerRunner(server, shutdown_timeout=grace_seconds)
     await runner.setup()
     # reuse_port: several ``evald serve --workers`` processes share the HTTP port too.
@@ -297,7 +335,8 @@ async def start(
         await runner.cleanup()
         raise
     bound = runner.addresses[0][1]
-    return RunningGateway(gateway, runner, host, bound, ssl_context is not None, owns_backend)
+    tls = ssl_context is not None
+    return RunningGateway(gateway, runner, host, bound, tls, owns_backend, grace_seconds)
 
 
 def _error(code: int, message: str, http: int | None = None) -> web.Response:

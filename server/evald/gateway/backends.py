@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -78,7 +79,13 @@ class InProcessBackend:
             )
             result = handler.unary_unary(message, cast(Any, context))
             if inspect.isawaitable(result):
-                result = await result
+                # The caller's deadline (X-Server-Timeout) cancels the call at the deadline, as
+                # gRPC does: custom code is killed, judge retries stop.
+                result = await asyncio.wait_for(result, timeout)
+        except TimeoutError:
+            raise CallError(
+                status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message="Deadline Exceeded")
+            ) from None
         except _Aborted as aborted:
             raise CallError(aborted.status) from None
         except Exception:
