@@ -14,11 +14,12 @@ import ssl
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote
 
 from aiohttp import web
-from aiohttp.web_protocol import RequestPayloadError
+from aiohttp.web_protocol import RequestHandler, RequestPayloadError
 from google.rpc import code_pb2, status_pb2
 
 from evald import offload
@@ -265,6 +266,47 @@ def _to_wire(index: int, body: bytes, bindings: dict[str, str], query: str, budg
     return transcode.parse_request(route, body, bindings, query).SerializeToString()
 
 
+class _ProtocolHandler(RequestHandler):
+    """aiohttp's connection handler, answering HTTP protocol errors (a bad request line, a
+    header too long, a malformed chunked body) in Google's error shape: aiohttp's own answer is
+    plain text that quotes the offending request bytes back."""
+
+    def handle_error(
+        self,
+        request: web.BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        if request.writer.output_size > 0:  # a response is under way: the connection is lost
+            raise ConnectionError("cannot answer an error after a response was started")
+        log.debug("HTTP protocol error from %s: %s", request.remote, type(exc).__name__)
+        code = _PROTOCOL_CODES.get(status, code_pb2.INTERNAL)
+        try:
+            reason = f"{status} {HTTPStatus(status).phrase}"
+        except ValueError:
+            reason = str(status)
+        response = _error(code, f"the request is not valid HTTP ({reason})", http=status)
+        response.force_close()
+        return response
+
+
+_PROTOCOL_CODES = {
+    400: code_pb2.INVALID_ARGUMENT,
+    413: code_pb2.RESOURCE_EXHAUSTED,
+    414: code_pb2.INVALID_ARGUMENT,
+    431: code_pb2.INVALID_ARGUMENT,
+    501: code_pb2.UNIMPLEMENTED,
+}
+
+
+class _Server(web.Server):
+    """aiohttp's low-level server with :class:`_ProtocolHandler` connections."""
+
+    def __call__(self) -> RequestHandler:
+        return _ProtocolHandler(self, loop=self._loop, **self._kwargs)
+
+
 def _not_payload_error(record: logging.LogRecord) -> bool:
     """Drops aiohttp's log of a request body that did not decode: the gateway has answered
     it 400, and aiohttp's read of the rest of the body after the answer fails the same way."""
@@ -324,7 +366,7 @@ async def start(
     """Listen on ``host:port`` (0 for any free port); raises OSError if it cannot bind."""
     logging.getLogger("aiohttp.server").addFilter(_not_payload_error)  # once: same object
     # handler_cancellation: a client that goes away cancels its call (custom code, judges).
-    server = web.Server(gateway.handle, access_log=None, handler_cancellation=True)
+    server = _Server(gateway.handle, access_log=None, handler_cancellation=True)
     runner = web.ServerRunner(server, shutdown_timeout=grace_seconds)
     await runner.setup()
     # reuse_port: several ``evald serve --workers`` processes share the HTTP port too.
