@@ -20,6 +20,7 @@ TESTS = Path(__file__).resolve().parent
 # generated-input comparison. Kept here, not as decorators, so the lists are reviewed in one place.
 SLOW_MODULES = {
     "contract/test_descriptors.py",
+    "e2e/test_connections.py",
     "e2e/test_event_loop.py",
     "e2e/test_faults.py",
     "e2e/test_gateway_bodies.py",

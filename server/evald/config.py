@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import resource
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,21 @@ class Settings:
     )
     max_http_body_bytes: int = setting(
         64 * 1024 * 1024, "largest HTTP request body; a larger one is answered 413", group="http"
+    )
+    http_idle_seconds: float = setting(
+        15.0,
+        "close an HTTP connection that sends no complete request head for this long (new or "
+        "kept alive), or whose body pauses this long",
+        group="http",
+    )
+    max_http_connections: int = setting(
+        0,
+        "HTTP connections open at once; more are closed at once (0: a quarter of the "
+        "open-file limit, so gRPC and the judges keep descriptors)",
+        group="http",
+    )
+    grpc_idle_seconds: float = setting(
+        300.0, "close a gRPC connection with no call for this long (clients reconnect)"
     )
     workers: int = setting(
         1, "server processes sharing the port (SO_REUSEPORT); 0: one per available core"
@@ -153,6 +169,10 @@ class Settings:
             )
         if self.http_port is not None and not 0 <= self.http_port <= 65535:
             raise ValueError(f"HTTP port must be within 0..65535, got {self.http_port}")
+        if not self.http_idle_seconds > 0 or not self.grpc_idle_seconds > 0:
+            raise ValueError("http_idle_seconds and grpc_idle_seconds must be positive")
+        if self.max_http_connections < 0:
+            raise ValueError("max_http_connections must be 0 (automatic) or more")
         if self.max_http_body_bytes <= 0:
             raise ValueError(f"max HTTP body size must be positive, got {self.max_http_body_bytes}")
         if self.custom_code_cpu_seconds < 1 or not self.custom_code_wall_seconds > 0:
@@ -202,6 +222,13 @@ class Settings:
     def output_dir(self) -> Path:
         """``output_root``, or by default ``<data dir>/outputs``."""
         return self.output_root or self.data_root() / "outputs"
+
+    def http_connection_limit(self) -> int:
+        """``max_http_connections``, or by default a quarter of the open-file limit."""
+        if self.max_http_connections:
+            return self.max_http_connections
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        return max(16, (soft if soft != resource.RLIM_INFINITY else 65536) // 4)
 
     def metric_module_names(self) -> list[str]:
         """``metric_modules`` as a list of module names."""

@@ -132,6 +132,19 @@ class RunningServer:
             self.metrics = None
 
 
+def connection_options(settings: Settings) -> list[tuple[str, int]]:
+    """How the gRPC server treats connections: idle ones are closed, dead peers found by
+    keepalive pings, and a connection that never completes its handshake dropped."""
+    return [
+        ("grpc.max_connection_idle_ms", int(settings.grpc_idle_seconds * 1000)),
+        ("grpc.keepalive_time_ms", 60_000),  # ping a connection silent for a minute
+        ("grpc.keepalive_timeout_ms", 20_000),  # and drop it if the ping is not answered
+        ("grpc.server_handshake_timeout_ms", 10_000),
+        ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
+        ("grpc.http2.max_ping_strikes", 2),
+    ]
+
+
 def channel_options(settings: Settings) -> list[tuple[str, int]]:
     """Options shared by the server (and by clients that want the same limits)."""
     return [
@@ -183,6 +196,7 @@ async def start(settings: Settings) -> RunningServer:
             # gRPC turns SO_REUSEPORT on by default: a second server on a busy port would then
             # start silently and share the traffic. Off unless asked, so a clash fails loudly.
             ("grpc.so_reuseport", 1 if settings.reuse_port else 0),
+            *connection_options(settings),
         ],
     )
     app = App.build(settings)

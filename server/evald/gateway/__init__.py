@@ -65,6 +65,7 @@ async def _start(
         backend,
         max_body_bytes=settings.max_http_body_bytes,
         max_json_values=4 * settings.max_instances + 1024,
+        body_pause_seconds=settings.http_idle_seconds,
     )
     if guard is not None:  # keys checked from the headers, before a body is read
         gateway.authenticate = guard.authenticate
@@ -83,6 +84,8 @@ async def _start(
             grace_seconds=settings.grace_seconds,
             owns_backend=owns_backend,
             reuse_port=settings.reuse_port,
+            idle_seconds=settings.http_idle_seconds,
+            max_connections=settings.http_connection_limit(),
         )
     except OSError as exc:
         if owns_backend:

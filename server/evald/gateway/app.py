@@ -69,6 +69,7 @@ class Gateway:
         routes: Sequence[Route] | None = None,
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         max_json_values: int = DEFAULT_MAX_JSON_VALUES,
+        body_pause_seconds: float = 15.0,
     ) -> None:
         self.backend = backend
         self.routes = list(default_routes() if routes is None else routes)
@@ -76,6 +77,8 @@ class Gateway:
         """Whether ``routes`` are the standard ones, which a scoring process can rebuild."""
         self.max_body_bytes = max_body_bytes
         self.max_json_values = max_json_values
+        self.body_pause_seconds = body_pause_seconds
+        """Longest pause while a request body arrives (a slow sender holds a connection)."""
         self.serving = True
         self._in_flight: set[asyncio.Task[bytes]] = set()
         """Backend calls of HTTP requests being served."""
@@ -131,6 +134,14 @@ class Gateway:
             return _error_status(exc.to_status())
         except CallError as exc:
             return _error_status(exc.status)
+        except _SlowBody:
+            response = _error(
+                code_pb2.DEADLINE_EXCEEDED,
+                f"the request body paused for more than {self.body_pause_seconds:g} s",
+                http=408,
+            )
+            response.force_close()
+            return response
         except _TooLarge:
             return _error(
                 code_pb2.RESOURCE_EXHAUSTED,
@@ -193,7 +204,7 @@ class Gateway:
         try:
             # Read decompressed (Content-Encoding), piece by piece: a small compressed body
             # that inflates past the limit is refused without inflating the rest.
-            while chunk := await request.content.read(1 << 16):
+            while chunk := await self._next_chunk(request):
                 size += len(chunk)
                 if size > self.max_body_bytes:
                     raise _TooLarge
@@ -211,6 +222,12 @@ class Gateway:
             body=json.dumps({"status": "SERVING" if serving else "NOT_SERVING"}),
             content_type="application/json",
         )
+
+    async def _next_chunk(self, request: web.BaseRequest) -> bytes:
+        try:
+            return await asyncio.wait_for(request.content.read(1 << 16), self.body_pause_seconds)
+        except TimeoutError:
+            raise _SlowBody from None
 
     async def drain(self, grace: float) -> None:
         """Let calls in flight finish for up to ``grace`` seconds; then cancel the rest, which
@@ -266,6 +283,10 @@ def _to_wire(index: int, body: bytes, bindings: dict[str, str], query: str, budg
     return transcode.parse_request(route, body, bindings, query).SerializeToString()
 
 
+class _SlowBody(Exception):
+    """The request body paused too long."""
+
+
 class _ProtocolHandler(RequestHandler):
     """aiohttp's connection handler, answering HTTP protocol errors (a bad request line, a
     header too long, a malformed chunked body) in Google's error shape: aiohttp's own answer is
@@ -290,6 +311,35 @@ class _ProtocolHandler(RequestHandler):
         response.force_close()
         return response
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.opened = self._loop.time()
+        server = self._manager
+        assert isinstance(server, _Server)
+        # (Connections closed but not yet gone count as gone.)
+        connections = [c for c in server.connections if c.transport is not None]
+        if len(connections) > server.max_connections:
+            # Over the cap, so idle connections cannot take every descriptor: the oldest one
+            # without a request in progress makes room (a flood of idle connections cannot
+            # lock callers out); if every one is busy, this one is closed.
+            idle = [c for c in connections if c is not self and c.idle()]
+            oldest = min(idle, key=lambda c: c.opened, default=self)
+            server.refused += 1
+            oldest.force_close()
+            if oldest is self:
+                return
+        # No complete request head in time (a silent or byte-by-byte sender): closed. Kept-alive
+        # connections are closed by aiohttp's own keep-alive timeout, set to the same value.
+        self._loop.call_later(server.idle_seconds, self._head_overdue)
+
+    def idle(self) -> bool:
+        """Whether no request is being served on this connection."""
+        return not self._request_in_progress
+
+    def _head_overdue(self) -> None:
+        if self._request_count == 0 and self.transport is not None:
+            self.force_close()
+
 
 _PROTOCOL_CODES = {
     400: code_pb2.INVALID_ARGUMENT,
@@ -301,7 +351,19 @@ _PROTOCOL_CODES = {
 
 
 class _Server(web.Server):
-    """aiohttp's low-level server with :class:`_ProtocolHandler` connections."""
+    """aiohttp's low-level server with :class:`_ProtocolHandler` connections, at most
+    ``max_connections`` of them, each closed after ``idle_seconds`` without a request."""
+
+    def __init__(self, *args: Any, idle_seconds: float, max_connections: int, **kwargs: Any):
+        super().__init__(*args, keepalive_timeout=idle_seconds, **kwargs)
+        self.idle_seconds = idle_seconds
+        self.max_connections = max_connections
+        self.refused = 0
+        """Connections closed at once for being over the cap."""
+
+    @property
+    def connections(self) -> list[_ProtocolHandler]:  # type: ignore[override]
+        return [c for c in super().connections if isinstance(c, _ProtocolHandler)]
 
     def __call__(self) -> RequestHandler:
         return _ProtocolHandler(self, loop=self._loop, **self._kwargs)
@@ -362,11 +424,19 @@ async def start(
     grace_seconds: float = 10.0,
     owns_backend: bool = False,
     reuse_port: bool = False,
+    idle_seconds: float = 15.0,
+    max_connections: int = 1024,
 ) -> RunningGateway:
     """Listen on ``host:port`` (0 for any free port); raises OSError if it cannot bind."""
     logging.getLogger("aiohttp.server").addFilter(_not_payload_error)  # once: same object
     # handler_cancellation: a client that goes away cancels its call (custom code, judges).
-    server = _Server(gateway.handle, access_log=None, handler_cancellation=True)
+    server = _Server(
+        gateway.handle,
+        access_log=None,
+        handler_cancellation=True,
+        idle_seconds=idle_seconds,
+        max_connections=max_connections,
+    )
     runner = web.ServerRunner(server, shutdown_timeout=grace_seconds)
     await runner.setup()
     # reuse_port: several ``evald serve --workers`` processes share the HTTP port too.
