@@ -197,14 +197,17 @@ class _Pool:
                 raise ScoringUnavailable("no scoring process could be started")
             waiter: asyncio.Future[_Process] = loop.create_future()
             self._waiters.append((loop, waiter))
-        if start:
-            process = await asyncio.to_thread(self._start)
-            self._started(process)
-            if process is None and not waiter.done():
-                with self._lock:
-                    self._discard_waiter(loop, waiter)
-                raise ScoringUnavailable("a scoring process did not start")
         try:
+            if start:
+                # The process joins the pool when it is up even if this caller is cancelled
+                # meanwhile (its start cannot be stopped): the callback, not this caller, adds it.
+                starting = asyncio.ensure_future(asyncio.to_thread(self._start))
+                starting.add_done_callback(self._on_started)
+                process = await asyncio.shield(starting)
+                if process is None and not waiter.done():
+                    with self._lock:
+                        self._discard_waiter(loop, waiter)
+                    raise ScoringUnavailable("a scoring process did not start")
             return await waiter
         except asyncio.CancelledError:
             with self._lock:
@@ -212,6 +215,10 @@ class _Pool:
             if waiter.done() and not waiter.cancelled():  # handed over as we were cancelled
                 self.release(waiter.result())
             raise
+
+    def _on_started(self, starting: asyncio.Future[_Process | None]) -> None:
+        failed = starting.cancelled() or starting.exception() is not None
+        self._started(None if failed else starting.result())
 
     def _discard_waiter(self, loop: asyncio.AbstractEventLoop, waiter: asyncio.Future[Any]) -> None:
         with contextlib.suppress(ValueError):
@@ -245,8 +252,8 @@ class _Pool:
         process.connection.close()
         if process.process.is_alive():
             process.process.kill()
-        # Reaped off the event loop: join() may wait for the kill to land.
-        threading.Thread(target=process.process.join, daemon=True).start()
+        # Not joined here: the forkserver reaps it, and multiprocessing reads its exit status
+        # when the next process starts (a second reader of that status would wait for ever).
         with self._lock:
             self._live -= 1
             self._all.discard(process)

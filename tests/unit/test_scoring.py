@@ -162,3 +162,48 @@ def test_default_pool_has_one_process_per_core_scoring_may_use(
         assert scoring.scoring_processes() == (expected or scoring.available_cores())
     finally:
         scoring.configure_scoring(0)
+
+
+@pytest.fixture
+def cold_process() -> Iterator[None]:
+    """One scoring process, not started yet."""
+    scoring.configure_scoring(1)
+    yield
+    scoring.shutdown_scoring()
+    scoring.configure_scoring(0)
+
+
+def test_a_caller_cancelled_while_its_process_starts_leaves_the_pool_whole(
+    cold_process: None,
+) -> None:
+    """The process started for a caller that is cancelled meanwhile still joins the pool, and
+    the next job gets it (it used to be handed to the gone caller: every later job waited)."""
+
+    async def main() -> object:
+        first = asyncio.ensure_future(scoring.run_job(echo, 1))
+        await asyncio.sleep(0)  # the pool has begun starting its process
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        return await asyncio.wait_for(scoring.run_job(echo, 2), 30)
+
+    assert run(main()) == 2
+
+
+def test_a_job_its_caller_gave_up_is_killed(one_process: None) -> None:
+    """A cancelled caller's job does not keep computing: its process is killed, and the next
+    job gets a new one."""
+
+    async def main() -> tuple[int, int]:
+        first_pid = await scoring.run_job(pid)
+        job = asyncio.ensure_future(scoring.run_job(slow, 0, 30))
+        await asyncio.sleep(0.5)
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+        return first_pid, await asyncio.wait_for(scoring.run_job(pid), 30)
+
+    first, second = run(main())
+    assert first != second
+    with pytest.raises(ProcessLookupError):
+        os.kill(first, 0)
