@@ -29,6 +29,7 @@ from evald.gateway import openapi, transcode
 from evald.gateway.backends import Backend, CallError
 from evald.gateway.errors import error_body
 from evald.gateway.routes import NotAllowed, Route, default_routes, resolve
+from evald.ops import calls
 from evald.ops.interceptor import OPENAPI_METHOD
 
 log = logging.getLogger(__name__)
@@ -162,7 +163,11 @@ class Gateway:
         if self.authenticate is not None:
             # From the headers, before the body is read: a caller without a valid key costs
             # nothing (the backend's interceptors check the call again, as for gRPC).
-            self.authenticate(route.rpc, metadata)
+            try:
+                self.authenticate(route.rpc, metadata)
+            except EvalError as exc:
+                calls.record(route.rpc, "none", 0, exc.code.name, 0.0)  # as a refused gRPC call
+                raise
         body = await self._read_body(request)
         query = request.query_string
         if len(body) <= INLINE_JSON_BYTES or not self._standard:

@@ -62,10 +62,15 @@ class Guard:
         return self.keys is not None or self.concurrency is not None
 
     def authenticate(self, method: str, metadata: Iterable[tuple[str, Any]]) -> Principal:
-        """The caller of ``method``; raises Unauthenticated."""
+        """The caller of ``method``; raises Unauthenticated (counted in
+        ``evald_auth_failures_total``, whichever door it came by: gRPC, HTTP, metrics)."""
         if self.keys is None or method.startswith(self.open_prefixes):
             return ANONYMOUS
-        return self.keys.authenticate(metadata)
+        try:
+            return self.keys.authenticate(metadata)
+        except Unauthenticated as exc:
+            telemetry.AUTH_FAILURES.labels(exc.reason).inc()
+            raise
 
 
 class GuardInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -85,7 +90,6 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         try:
             principal = self.guard.authenticate(method, metadata)
         except Unauthenticated as exc:
-            telemetry.AUTH_FAILURES.labels(exc.reason).inc()
             return _refusal(handler, method, exc)
         if handler.request_streaming or handler.response_streaming:
             return handler  # health Watch, reflection: admitted, not counted against a key

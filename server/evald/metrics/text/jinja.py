@@ -84,6 +84,10 @@ class _Environment(SandboxedEnvironment):
             raise TemplateError(
                 f"arithmetic with numbers above {MAX_FACTOR} is not allowed in templates"
             )
+        if operator == "*":  # a repeated string or list: its size, before it is built
+            for sized, times in ((left, right), (right, left)):
+                if hasattr(sized, "__len__") and isinstance(times, int):
+                    _check_size(len(sized) * max(times, 0))
         if operator == "+" and all(hasattr(v, "__len__") for v in (left, right)):
             _check_size(len(left) + len(right))
         return super().call_binop(context, operator, left, right)
@@ -97,7 +101,9 @@ class _Environment(SandboxedEnvironment):
 
 def _check_size(size: int) -> None:
     if size > MAX_RENDERED:
-        raise TemplateError(f"a template may not build strings over {MAX_RENDERED} characters")
+        raise TemplateError(
+            f"a template may not build strings or lists over {MAX_RENDERED} characters or items"
+        )
 
 
 def _checked_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:

@@ -33,14 +33,14 @@ def test_renders(template: str, expected: str) -> None:
 REFUSED = [
     ('{{ "x" | center(300000000) }}', InvalidArgument, "too large an argument"),
     ("{{ response * 100000 }}", InvalidArgument, "above 10000"),
-    ("{{ '%999999999s' | format(1) }}", InvalidArgument, "over 1000000 characters"),
+    ("{{ '%999999999s' | format(1) }}", InvalidArgument, "over 1000000 characters or items"),
     ("{{ (response * 100) | replace('', 'y' * 9999) }}", InvalidArgument, "characters"),
     ("{{ response | truncate(0) }}", InvalidArgument, "AssertionError"),
     (
         "{% set ns = namespace(s='xx') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}"
         "{% endfor %}",
         InvalidArgument,
-        "over 1000000 characters",
+        "over 1000000 characters or items",
     ),
     ("{% set s = 'x' * 9999 %}{{ (s ~ s) * 9999 }}", InvalidArgument, "characters"),
     (
@@ -48,6 +48,7 @@ REFUSED = [
         ResourceExhausted,
         "steps",
     ),
+    ("{{ ([1, 2] * 9999) * 9999 }}", InvalidArgument, "characters or items"),
     ("{{ lipsum(1000) }}", InvalidArgument, "lipsum"),
     ("{{ response | random }}", InvalidArgument, "random"),
     ("{{ response.__class__ }}", InvalidArgument, ""),
