@@ -245,8 +245,18 @@ def test_pairwise_metric_with_raw_output(channel: grpc.Channel, version: str) ->
         ),
     )
     result = stub(channel, version).EvaluateInstances(request).pairwise_metric_result
-    assert m.PairwiseChoice.Name(result.pairwise_choice) == "CANDIDATE"
+    # The caller parses the raw output: the choice and explanation stay empty.
+    assert m.PairwiseChoice.Name(result.pairwise_choice) == "PAIRWISE_CHOICE_UNSPECIFIED"
+    assert result.explanation == ""
     assert list(result.custom_output.raw_outputs.raw_output) == [answer("Response A:")]
+    if "autorater_config" not in request.DESCRIPTOR.fields_by_name:
+        return  # v1 has no autorater_config
+    request.autorater_config.sampling_count = 2
+    request.autorater_config.flip_enabled = True
+    result = stub(channel, version).EvaluateInstances(request).pairwise_metric_result
+    normal, flipped = result.custom_output.raw_outputs.raw_output
+    assert normal == answer("Response A:")
+    assert flipped.startswith("[flipped: Response A is the candidate, Response B the baseline]\n")
 
 
 ERRORS = [

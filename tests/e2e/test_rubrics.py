@@ -329,7 +329,8 @@ def verdicts(*flags: bool) -> str:
 SAMPLING = [
     # (samples, per-sample verdicts on rubrics a, b (HIGH 3, LOW 1), expected score)
     (3, [(True, False), (True, True), (False, False)], 3 / 4),  # a 2/3 met, b 1/3 not
-    (2, [(True, True), (False, True)], 1 / 4),  # a tied: not met
+    (2, [(True, True), (False, True)], 2.5 / 4),  # a split evenly: half its weight
+    (4, [(True, False), (True, False), (False, True), (False, True)], 2 / 4),
 ]
 
 

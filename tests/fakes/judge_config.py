@@ -33,9 +33,14 @@ def configure(
     cache: bool = False,
     timeout: float = 5.0,
     attempts: int = 3,
+    sampling: tuple[int, bool] | None = (1, False),
     **judge: Any,
 ) -> Path:
-    """Write a JSON judge config for one judge at ``url`` and point the environment at it."""
+    """Write a JSON judge config for one judge at ``url`` and point the environment at it.
+
+    ``sampling`` is the server's (sampling_count, flip_enabled) for requests that leave them
+    unset: one unflipped sample keeps a scripted judge's replies in step with the calls; None
+    leaves Vertex's defaults (4 samples, half flipped)."""
     entry: dict[str, Any] = {
         "backend": backend,
         "model": MODELS[backend],
@@ -54,7 +59,15 @@ def configure(
         "cache": {"enabled": cache, "path": str(tmp_path / "judge-cache.sqlite3")},
         "judges": {"fake": entry},
     }
-    for name in ("EVALD_JUDGE_CACHE", "EVALD_JUDGE_TIMEOUT", "EVALD_JUDGE_MAX_ATTEMPTS"):
+    if sampling is not None:
+        config["sampling_count"], config["flip_enabled"] = sampling
+    for name in (
+        "EVALD_JUDGE_CACHE",
+        "EVALD_JUDGE_TIMEOUT",
+        "EVALD_JUDGE_MAX_ATTEMPTS",
+        "EVALD_JUDGE_SAMPLING_COUNT",
+        "EVALD_JUDGE_FLIP_ENABLED",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FAKE_JUDGE_KEY", API_KEY)
     monkeypatch.setenv("EVALD_JUDGE_CONFIG", str(CONFIG))

@@ -10,7 +10,7 @@
 A request reaches its judges through its :class:`evald.call.Call`.
 """
 
-from evald.judges.base import GenerationParams, Judge, JudgeRequest
+from evald.judges.base import GenerationParams, Judge, JudgeRequest, Media
 from evald.judges.output import OutputError
 from evald.judges.runtime import Answer, Judges, Session, Target
 
@@ -20,6 +20,7 @@ __all__ = [
     "Judge",
     "JudgeRequest",
     "Judges",
+    "Media",
     "OutputError",
     "Session",
     "Target",

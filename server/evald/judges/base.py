@@ -8,6 +8,7 @@ JudgeCallError          one call to a judge failed
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -39,6 +40,26 @@ class GenerationParams:
 
 
 @dataclass(frozen=True)
+class Media:
+    """An image, audio, video or document the judge must see, from part ``path`` of the
+    request: inline bytes, or a URI the judge's endpoint fetches itself."""
+
+    mime_type: str
+    data: bytes = b""
+    uri: str = ""
+    path: str = ""
+    """The request field it came from (error messages; not part of the cache key)."""
+    label: str = ""
+    """How the prompt refers to it, e.g. ``[media 1: image/png]``."""
+
+    def digest(self) -> str:
+        """A content address: the bytes' SHA-256, or the URI."""
+        if self.uri:
+            return f"uri:{self.uri}"
+        return "sha256:" + hashlib.sha256(self.data).hexdigest()
+
+
+@dataclass(frozen=True)
 class JudgeRequest:
     """Everything one judge call needs (also what the cache key is made of)."""
 
@@ -47,6 +68,9 @@ class JudgeRequest:
     response_schema: Mapping[str, Any] | None = None
     """A JSON schema for structured output, or None for free text."""
     params: GenerationParams = field(default_factory=GenerationParams)
+    media: tuple[Media, ...] = ()
+    """Media the prompt refers to by their labels; sent after the prompt, each after its
+    label."""
 
 
 class Judge(Protocol):

@@ -1,7 +1,8 @@
 """A persistent, content-addressed cache of judge answers in SQLite.
 
 The key is a SHA-256 over everything that determines an answer: backend, endpoint, model,
-system instruction, prompt, response schema, generation parameters and the sample index (so the
+system instruction, prompt, media (by content hash), response schema, generation parameters
+and the sample index (so the
 ``n`` samples of one request stay ``n`` distinct answers). Only answers that parsed are stored.
 SQLite work runs in a worker thread so the event loop never waits on the disk.
 """
@@ -40,6 +41,8 @@ def cache_key(backend: str, endpoint: str, model: str, request: JudgeRequest, sa
         "params": request.params.as_dict(),
         "sample": sample,
     }
+    if request.media:  # absent otherwise, so text-only keys stay what they were
+        material["media"] = [[m.label, m.mime_type, m.digest()] for m in request.media]
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

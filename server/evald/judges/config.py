@@ -5,6 +5,8 @@ File format (TOML shown; the JSON form has the same keys)::
 
     default_judge = "gemini"      # used when a request names no autorater_model
     timeout_seconds = 60          # per judge call (also capped by the request's deadline)
+    sampling_count = 4            # samples when autorater_config.sampling_count is unset
+    flip_enabled = true           # pairwise: flip half the samples when flip_enabled is unset
 
     [retry]
     max_attempts = 4              # per sample, first attempt included
@@ -20,12 +22,18 @@ File format (TOML shown; the JSON form has the same keys)::
     model = "gemini-2.5-flash"    # model called when the request names none
     models = ["gemini-2.5-*"]     # more request model names (globs) served, called as named
     api_key_env = "GEMINI_API_KEY"   # or api_key_file = "/run/secrets/gemini"
+    media_types = ["image/*"]     # media its model reads (default: all its backend carries)
 
 Without a file, ``EVALD_JUDGE_BACKEND`` / ``EVALD_JUDGE_MODEL`` / ``EVALD_JUDGE_BASE_URL`` /
 ``EVALD_JUDGE_API_KEY`` (or ``EVALD_JUDGE_API_KEY_FILE``) / ``EVALD_JUDGE_VERTEX`` /
 ``EVALD_JUDGE_PROJECT`` / ``EVALD_JUDGE_LOCATION`` define one judge named ``default``.
-``EVALD_JUDGE_CACHE`` (a path, or ``off``), ``EVALD_JUDGE_TIMEOUT`` and
-``EVALD_JUDGE_MAX_ATTEMPTS`` override the file. Keys never appear in the file itself.
+``EVALD_JUDGE_CACHE`` (a path, or ``off``), ``EVALD_JUDGE_TIMEOUT``,
+``EVALD_JUDGE_MAX_ATTEMPTS``, ``EVALD_JUDGE_SAMPLING_COUNT`` and ``EVALD_JUDGE_FLIP_ENABLED``
+override the file. Keys never appear in the file itself.
+
+``sampling_count`` and ``flip_enabled`` are what a request that leaves those
+``autorater_config`` fields unset gets. Vertex AI documents 4 and true, evald's defaults too;
+lowering them trades agreement with Vertex's score distribution for judge cost.
 """
 
 from __future__ import annotations
@@ -41,7 +49,15 @@ from evald.judges.retry import RetryPolicy
 from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag, short_model_name
 from evald.tables import read_table
 
-__all__ = ["ConfigError", "JudgeSpec", "JudgesConfig", "Secret", "load", "short_model_name"]
+__all__ = [
+    "ConfigError",
+    "JudgeSpec",
+    "JudgesConfig",
+    "SamplingDefaults",
+    "Secret",
+    "load",
+    "short_model_name",
+]
 HOW_TO_CONFIGURE = (
     "configure a judge: point --judge-config (EVALD_JUDGE_CONFIG) at a TOML/JSON judge config "
     "file, add a [judges] table to the server config file, or set EVALD_JUDGE_BACKEND "
@@ -49,6 +65,20 @@ HOW_TO_CONFIGURE = (
     "an OpenAI-compatible server) before starting evald"
 )
 _OFF = ("0", "false", "no", "off")
+
+
+VERTEX_SAMPLING_COUNT = 4
+"""``AutoraterConfig.sampling_count`` unset means 4 samples (the API reference)."""
+VERTEX_FLIP_ENABLED = True
+"""``AutoraterConfig.flip_enabled`` unset means true: half the pairwise samples are flipped."""
+
+
+@dataclass(frozen=True)
+class SamplingDefaults:
+    """What an unset ``autorater_config`` field means on this server."""
+
+    count: int = VERTEX_SAMPLING_COUNT
+    flip: bool = VERTEX_FLIP_ENABLED
 
 
 @dataclass(frozen=True)
@@ -61,6 +91,7 @@ class JudgesConfig:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     cache_enabled: bool = True
     cache_path: Path = field(default_factory=lambda: default_cache_path(os.environ))
+    sampling: SamplingDefaults = field(default_factory=SamplingDefaults)
 
     def resolve(self, requested: str) -> tuple[JudgeSpec, str]:
         """The judge and model for a request's ``autorater_model`` ("" = the default judge).
@@ -104,7 +135,14 @@ def load(
     return _build(raw, env, source=source)
 
 
-SHARED_KEYS = ("default_judge", "timeout_seconds", "retry", "cache")
+SHARED_KEYS = (
+    "default_judge",
+    "timeout_seconds",
+    "sampling_count",
+    "flip_enabled",
+    "retry",
+    "cache",
+)
 """Keys of a ``[judges]`` table that are not judges."""
 
 
@@ -163,6 +201,7 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         raise ConfigError(f"judge config ({source}): {exc}") from None
     if timeout <= 0:
         raise ConfigError("timeout_seconds must be positive")
+    sampling = _sampling(raw, env, source)
     cache_enabled = flag(cache_raw.get("enabled", True), "cache.enabled")
     cache_path = Path(cache_raw["path"]) if cache_raw.get("path") else default_cache_path(env)
     override = env.get("EVALD_JUDGE_CACHE", "").strip()
@@ -177,7 +216,28 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         retry=retry,
         cache_enabled=cache_enabled,
         cache_path=cache_path.expanduser(),
+        sampling=sampling,
     )
+
+
+MAX_SAMPLES = 32
+"""Most samples per judge verdict (``sampling_count``)."""
+
+
+def _sampling(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> SamplingDefaults:
+    count_raw = env.get("EVALD_JUDGE_SAMPLING_COUNT") or raw.get(
+        "sampling_count", VERTEX_SAMPLING_COUNT
+    )
+    try:
+        count = int(count_raw)
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"judge config ({source}): sampling_count must be an integer, got {count_raw!r}"
+        ) from None
+    if not 1 <= count <= MAX_SAMPLES:
+        raise ConfigError(f"sampling_count must be within 1..{MAX_SAMPLES}, got {count}")
+    flip_raw = env.get("EVALD_JUDGE_FLIP_ENABLED") or raw.get("flip_enabled", VERTEX_FLIP_ENABLED)
+    return SamplingDefaults(count, flag(flip_raw, "flip_enabled"))
 
 
 def _table(raw: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -198,6 +258,7 @@ COMMON_KEYS = frozenset(
         "api_version",
         "max_concurrency",
         "structured_output",
+        "media_types",
     }
 )
 """Keys every judge entry may have; a backend adds its own (``JudgeBackend.keys``)."""
@@ -235,6 +296,11 @@ def _judge(name: str, entry: Any, env: Mapping[str, str]) -> JudgeSpec:
     if concurrency < 1:
         raise ConfigError(f"{where}.max_concurrency must be at least 1")
     api_key = _secret(where, entry, env)
+    media_types = entry.get("media_types")
+    if media_types is not None and (
+        not isinstance(media_types, list) or not all(isinstance(m, str) for m in media_types)
+    ):
+        raise ConfigError(f"{where}.media_types must be a list of MIME types (image/*), or []")
     return JudgeSpec(
         name=name,
         backend=backend.name,
@@ -245,6 +311,7 @@ def _judge(name: str, entry: Any, env: Mapping[str, str]) -> JudgeSpec:
         api_version=entry.get("api_version") or None,
         max_concurrency=concurrency,
         structured_output=flag(entry.get("structured_output", True), f"{where}.structured_output"),
+        media_types=None if media_types is None else tuple(m.lower() for m in media_types),
         options=backend.options(where, entry, api_key),
     )
 

@@ -13,12 +13,13 @@ Fault -> status of the RPC (when the last attempt fails):
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -26,9 +27,23 @@ import httpx
 
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
 from evald.judges.backends import backends
-from evald.judges.base import Judge, JudgeCallError, JudgeRequest, JudgeTimeout, RejectedError
+from evald.judges.base import (
+    Judge,
+    JudgeCallError,
+    JudgeRequest,
+    JudgeTimeout,
+    Media,
+    RejectedError,
+)
 from evald.judges.cache import JudgeCache, cache_key
-from evald.judges.config import HOW_TO_CONFIGURE, ConfigError, JudgesConfig, JudgeSpec, load
+from evald.judges.config import (
+    HOW_TO_CONFIGURE,
+    ConfigError,
+    JudgesConfig,
+    JudgeSpec,
+    SamplingDefaults,
+    load,
+)
 from evald.judges.http import pooled_client
 from evald.judges.output import OutputError
 from evald.ops import telemetry, tracing
@@ -177,6 +192,13 @@ class Judges:
             raise FailedPrecondition(self._problem or "no judge is configured")
         return self._runtime
 
+    def sampling_defaults(self) -> SamplingDefaults:
+        """What unset ``autorater_config`` fields mean now (Vertex's values without a judge:
+        the call fails later, when a judge is needed)."""
+        if self.path is not None:
+            self._watch(self.path)
+        return self._runtime.config.sampling if self._runtime is not None else SamplingDefaults()
+
     def _watch(self, path: Path) -> None:
         try:
             content: bytes | None = path.read_bytes()
@@ -287,6 +309,14 @@ class Session:
         ``read`` raises OutputError for an unusable answer, which is retried like a 5xx.
         """
         spec, config = target.spec, self.runtime.config
+        self.check_media(target, request.media)
+        if request.response_schema is not None and not spec.structured_output:
+            # The judge is not sent the schema, so the prompt must carry the format.
+            request = replace(
+                request,
+                prompt=f"{request.prompt}\n\n{format_instruction(request.response_schema)}",
+                response_schema=None,
+            )
         cache = self.runtime.cache if self.call.use_cache else None
         key = cache_key(spec.backend, spec.base_url or "", target.model, request, sample)
         if cache is not None:
@@ -370,6 +400,34 @@ class Session:
                 spec,
             )
         )
+
+    def check_media(self, target: Target, media: Sequence[Media]) -> None:
+        """InvalidArgument naming the first part the judge cannot be shown, and why: a score
+        for content the judge never saw would be a wrong score."""
+        backend = backends()[target.spec.backend]
+        for item in media:
+            reason = backend.refusal(item)
+            if reason is None and not target.spec.reads(item.mime_type, backend.carries):
+                accepted = target.spec.media_types or ()
+                reason = (
+                    f"its model reads {', '.join(accepted)} only (media_types)"
+                    if accepted
+                    else "its model reads text only (media_types = [])"
+                )
+            if reason is not None:
+                raise InvalidArgument(
+                    item.path,
+                    f"{target.describe()} cannot be shown this {item.mime_type or 'untyped'} "
+                    f"part: {reason}",
+                )
+
+
+def format_instruction(schema: Mapping[str, Any]) -> str:
+    """The output format for a judge that is not sent a response schema."""
+    return (
+        "Answer with one JSON object and nothing else, matching this JSON schema:\n"
+        + json.dumps(schema, separators=(",", ":"))
+    )
 
 
 def redact(message: str, spec: JudgeSpec) -> str:

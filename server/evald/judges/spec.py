@@ -47,8 +47,20 @@ class JudgeSpec:
     max_concurrency: int = 8
     structured_output: bool = True
     """Ask for JSON matching a schema (Gemini ``responseJsonSchema``, OpenAI ``json_schema``)."""
+    media_types: tuple[str, ...] | None = None
+    """MIME type patterns (``image/*``) of the media the judge's model reads; None: what its
+    backend can carry. ``()`` is a text-only judge."""
     options: Any = None
     """The backend's own settings, as its module read them (``JudgeBackend.options``)."""
+
+    def reads(self, mime_type: str, carried: tuple[str, ...]) -> bool:
+        """Whether media of ``mime_type`` reach this judge's model (``carried``: the patterns
+        its backend can send)."""
+        accepted = carried if self.media_types is None else self.media_types
+        kind = mime_type.lower()
+        return any(fnmatchcase(kind, p) for p in accepted) and any(
+            fnmatchcase(kind, p) for p in carried
+        )
 
     def serves(self, model: str) -> bool:
         """Whether a request naming ``model`` (short form) goes to this judge."""

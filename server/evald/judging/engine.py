@@ -3,6 +3,9 @@
 A pointwise metric builds one prompt; a pairwise metric builds the prompt for the normal order
 and, when ``flip_enabled``, for the swapped order. Samples run concurrently (each still bounded
 by the judge's concurrency limit), each with its own cache entry (its index is in the key).
+
+An unset ``sampling_count`` or ``flip_enabled`` takes the server's default (the judge config's
+``sampling_count`` / ``flip_enabled``: 4 and true, as Vertex AI documents).
 """
 
 from __future__ import annotations
@@ -15,42 +18,64 @@ from typing import Any, TypeVar
 from evald import judges
 from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.judges import GenerationParams, JudgeRequest
+from evald.judges import GenerationParams, JudgeRequest, Media
+from evald.judges.config import MAX_SAMPLES, SamplingDefaults
 from evald.judging import verdicts
 from evald.judging.verdicts import Choice, Scale, Score
 
 T = TypeVar("T")
-MAX_SAMPLES = 32
 CONFIG = "autorater_config"
+FLIPPED_MARK = "[flipped: Response A is the candidate, Response B the baseline]\n"
+"""First line of the raw output of a flipped pairwise sample, so a parser can map it back."""
 
 
 @dataclass(frozen=True)
 class Sampling:
-    """What the request's ``autorater_config`` asks for."""
+    """What the request's ``autorater_config`` asks for, server defaults filled in."""
 
     model: str = ""
     count: int = 1
     flip: bool = False
+    flip_requested: bool = False
+    """``flip_enabled`` was set to true by the caller (not only by default)."""
     params: GenerationParams = field(default_factory=GenerationParams)
 
 
-def sampling(config: Any | None) -> Sampling:
-    """Validate an ``AutoraterConfig`` message (None = unset) into :class:`Sampling`."""
+def sampling(config: Any | None, defaults: SamplingDefaults | None = None) -> Sampling:
+    """Validate an ``AutoraterConfig`` message (None = unset) into :class:`Sampling`; unset
+    fields take ``defaults`` (Vertex's when None)."""
+    defaults = defaults or SamplingDefaults()
     if config is None:
-        return Sampling()
-    count = config.sampling_count if config.HasField("sampling_count") else 1
+        return Sampling(count=defaults.count, flip=defaults.flip)
+    count = config.sampling_count if config.HasField("sampling_count") else defaults.count
     if not 1 <= count <= MAX_SAMPLES:
         raise InvalidArgument(
             f"{CONFIG}.sampling_count", f"must be within 1..{MAX_SAMPLES}, got {count}"
         )
+    requested = config.HasField("flip_enabled")
     return Sampling(
         model=config.autorater_model,
         count=count,
-        flip=config.HasField("flip_enabled") and config.flip_enabled,
+        flip=config.flip_enabled if requested else defaults.flip,
+        flip_requested=requested and config.flip_enabled,
         params=generation_params(config.generation_config)
         if config.HasField("generation_config")
         else GenerationParams(),
     )
+
+
+def plan(
+    call: Call, config: Any | None = None, defaults: SamplingDefaults | None = None
+) -> Sampling:
+    """The sampling of a judge call of ``call`` (``config`` overrides the request's
+    ``autorater_config``), with the server's defaults (or a metric's own ``defaults``)."""
+    chosen = config if config is not None else call.autorater_config
+    return sampling(chosen, defaults or call.judges.sampling_defaults())
+
+
+def shown(media: Sequence[Media], prompt: str) -> tuple[Media, ...]:
+    """The media ``prompt`` refers to by label (each once, in order)."""
+    return tuple(m for m in dict.fromkeys(media) if m.label and m.label in prompt)
 
 
 def generation_params(gc: Any) -> GenerationParams:
@@ -115,14 +140,20 @@ async def pointwise(
     scale: Scale,
     *,
     strict: bool = True,
+    media: Sequence[Media] = (),
+    defaults: SamplingDefaults | None = None,
 ) -> PointwiseOutcome:
     """Ask for ``sampling_count`` scores of ``prompt`` and combine them.
 
     ``strict=False`` (raw output asked for) sends no response schema and keeps answers with no
     readable score: the caller then gets raw outputs, and a score only if some sample had one.
+    ``media`` are the parts the prompt refers to by label; ``defaults`` replaces the server's
+    sampling defaults for a metric whose own definition fixes them.
     """
-    plan = sampling(call.autorater_config)
-    request = JudgeRequest(prompt, system, scale.schema() if strict else None, plan.params)
+    chosen = plan(call, defaults=defaults)
+    request = JudgeRequest(
+        prompt, system, scale.schema() if strict else None, chosen.params, shown(media, prompt)
+    )
 
     def read(text: str) -> Score | None:
         if strict:
@@ -133,19 +164,22 @@ async def pointwise(
             return None
 
     async with call.judges.session(call) as session:
-        target = session.runtime.resolve(plan.model)
+        target = session.runtime.resolve(chosen.model)
         answers = await all_or_nothing(
-            [session.ask(target, request, i, read) for i in range(plan.count)]
+            [session.ask(target, request, i, read) for i in range(chosen.count)]
         )
     scores = [a.value for a in answers if a.value is not None]
     raw = [a.text for a in answers]
     if not scores:
         return PointwiseOutcome(None, "", None, raw)
     values = [s.value for s in scores]
-    final = verdicts.majority_score(values) if scale.discrete else verdicts.mean_score(values)
-    agreeing = [s for s in scores if s.value == final]
-    closest = agreeing[0] if agreeing else min(scores, key=lambda s: abs(s.value - final))
-    confidence = len(agreeing) / len(answers)
+    if scale.discrete:
+        final, agreement = verdicts.median_score(values)
+        confidence = agreement * len(scores) / len(answers)
+    else:
+        final = verdicts.mean_score(values)
+        confidence = sum(v == final for v in values) / len(answers)
+    closest = min(scores, key=lambda s: abs(s.value - final))
     return PointwiseOutcome(final, closest.explanation, confidence, raw)
 
 
@@ -160,16 +194,21 @@ async def pairwise(
     system: str | None,
     *,
     strict: bool = True,
+    media: Sequence[Media] = (),
+    flip: bool | None = None,
 ) -> PairwiseOutcome:
     """Ask for ``sampling_count`` A/SAME/B choices and combine them.
 
     ``render(flipped)`` is the prompt with Response A = baseline, B = candidate (or swapped when
     ``flipped``). With ``flip_enabled`` the odd-numbered samples (1, 3, ...) are flipped and their
-    answers mapped back. ``choice`` is None only when ``strict`` is off and no answer was readable.
+    answers mapped back. ``choice`` is None only when ``strict`` is off and no answer was readable;
+    raw outputs of flipped samples start with :data:`FLIPPED_MARK`. ``flip`` (when not None)
+    overrides whether samples are flipped (a caller that cannot swap the responses).
     """
-    plan = sampling(call.autorater_config)
+    chosen = plan(call)
+    flipping = chosen.flip if flip is None else flip
     schema = verdicts.PAIRWISE_SCHEMA if strict else None
-    prompts = {flipped: render(flipped) for flipped in ({False, True} if plan.flip else {False})}
+    prompts = {flipped: render(flipped) for flipped in ({False, True} if flipping else {False})}
 
     def read(text: str) -> Choice | None:
         if strict:
@@ -179,16 +218,23 @@ async def pairwise(
         except judges.OutputError:
             return None
 
-    flips = [plan.flip and i % 2 == 1 for i in range(plan.count)]
+    flips = [flipping and i % 2 == 1 for i in range(chosen.count)]
     async with call.judges.session(call) as session:
-        target = session.runtime.resolve(plan.model)
+        target = session.runtime.resolve(chosen.model)
         answers = await all_or_nothing(
             [
-                session.ask(target, JudgeRequest(prompts[f], system, schema, plan.params), i, read)
+                session.ask(
+                    target,
+                    JudgeRequest(
+                        prompts[f], system, schema, chosen.params, shown(media, prompts[f])
+                    ),
+                    i,
+                    read,
+                )
                 for i, f in enumerate(flips)
             ]
         )
-    raw = [a.text for a in answers]
+    raw = [FLIPPED_MARK + a.text if f else a.text for a, f in zip(answers, flips, strict=True)]
     mapped = [
         ((FLIPPED if f else NORMAL)[a.value.letter], a.value.explanation)
         for a, f in zip(answers, flips, strict=True)

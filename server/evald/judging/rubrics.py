@@ -10,8 +10,9 @@ Two judge calls per instance (the first is skipped when the caller supplies the 
 
 Rules (documented in docs/metrics/judged.md):
 
-- With several samples, a rubric is met when more than half of the samples say so (a tie is
-  *not met*); its reasoning is the first agreeing sample's.
+- With several samples (4 when ``sampling_count`` is unset), a rubric is met when more than
+  half of the samples say so; its reasoning is the first agreeing sample's. An even split
+  counts as half met: the rubric adds half its weight to the score and is reported as not met.
 - Score = sum of the weights of the met rubrics / sum of all weights, in 0..1. The weight comes
   from ``Rubric.importance``: HIGH 3, MEDIUM 2, LOW 1, unset or UNSPECIFIED 2. Rubrics without
   importance (all generated ones) therefore count equally: the score is the share met.
@@ -30,7 +31,7 @@ from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
 from evald import api
 from evald.call import Call
-from evald.judges import JudgeRequest
+from evald.judges import JudgeRequest, Media
 from evald.judges.output import OutputError, json_object, lookup
 from evald.judging import engine
 
@@ -75,6 +76,13 @@ class Verdict:
 
     passed: bool
     reasoning: str
+    split: bool = False
+    """The samples split evenly: half the rubric's weight counts as met."""
+
+    @property
+    def credit(self) -> float:
+        """The share of the rubric's weight that counts as met."""
+        return 0.5 if self.split else float(self.passed)
 
 
 def render_sections(sections: Sequence[Section]) -> str:
@@ -99,7 +107,7 @@ def weight(rubric: Any) -> float:
 def score(rubrics: Sequence[Any], verdicts: Sequence[Verdict]) -> float:
     """Weighted share of met rubrics, 0..1 (see the module rules)."""
     total = sum(weight(r) for r in rubrics)
-    met = sum(weight(r) for r, v in zip(rubrics, verdicts, strict=True) if v.passed)
+    met = sum(weight(r) * v.credit for r, v in zip(rubrics, verdicts, strict=True))
     return met / total if total else 0.0
 
 
@@ -242,11 +250,14 @@ async def generate(
     system: str | None = None,
     config: Any | None = None,
     ontology: Sequence[str] = (),
+    media: Sequence[Media] = (),
 ) -> list[Any]:
     """Ask the judge for rubrics (one sample); ``config`` (an AutoraterConfig) overrides the
     current one for this call (``RubricGenerationSpec.model_config``)."""
-    plan = engine.sampling(config if config is not None else call.autorater_config)
-    request = JudgeRequest(prompt, system, GENERATION_SCHEMA, plan.params)
+    plan = engine.plan(call, config)
+    request = JudgeRequest(
+        prompt, system, GENERATION_SCHEMA, plan.params, engine.shown(media, prompt)
+    )
     async with call.judges.session(call) as session:
         target = session.runtime.resolve(plan.model)
         answer = await session.ask(target, request, 0, lambda t: read_rubrics(t, ontology))
@@ -367,22 +378,31 @@ def read_verdicts(text: str, count: int) -> list[Verdict]:
 
 
 def combine(samples: Sequence[Sequence[Verdict]]) -> list[Verdict]:
-    """Per rubric: met when more than half of the samples say so (a tie is not met)."""
+    """Per rubric: met when more than half of the samples say so; an even split is not met
+    but earns half the rubric's weight (see the module rules)."""
     combined = []
     for per_rubric in zip(*samples, strict=True):
         yes = sum(v.passed for v in per_rubric)
         passed = yes * 2 > len(per_rubric)
+        split = yes * 2 == len(per_rubric)
         reasoning = next(v.reasoning for v in per_rubric if v.passed == passed)
-        combined.append(Verdict(passed, reasoning))
+        combined.append(Verdict(passed, reasoning, split))
     return combined
 
 
 async def critique(
-    call: Call, prompt: str, count: int, *, system: str | None = None
+    call: Call,
+    prompt: str,
+    count: int,
+    *,
+    system: str | None = None,
+    media: Sequence[Media] = (),
 ) -> list[Verdict]:
     """The combined verdicts on ``count`` rubrics (``sampling_count`` samples of ``prompt``)."""
-    plan = engine.sampling(call.autorater_config)
-    request = JudgeRequest(prompt, system, CRITIQUE_SCHEMA, plan.params)
+    plan = engine.plan(call)
+    request = JudgeRequest(
+        prompt, system, CRITIQUE_SCHEMA, plan.params, engine.shown(media, prompt)
+    )
     async with call.judges.session(call) as session:
         target = session.runtime.resolve(plan.model)
         answers = await engine.all_or_nothing(
@@ -455,10 +475,16 @@ class Recipe:
         return generation_prompt(self.focus, sections, guidelines=guidelines, count=self.count)
 
     async def generate(
-        self, call: Call, sections: Sequence[Section], guidelines: Sequence[str] = ()
+        self,
+        call: Call,
+        sections: Sequence[Section],
+        guidelines: Sequence[str] = (),
+        *,
+        media: Sequence[Media] = (),
     ) -> list[Any]:
-        """This recipe's rubrics for the inputs in ``sections``."""
-        return await generate(call, self.generation_prompt(sections, guidelines))
+        """This recipe's rubrics for the inputs in ``sections`` (``media``: the parts their
+        texts refer to by label)."""
+        return await generate(call, self.generation_prompt(sections, guidelines), media=media)
 
     async def judge(
         self,
@@ -466,10 +492,15 @@ class Recipe:
         generation: Sequence[Section],
         critique_sections: Sequence[Section],
         guidelines: Sequence[str] = (),
+        *,
+        media: Sequence[Media] = (),
     ) -> Judged:
         """Generate the rubrics from ``generation``, then judge ``critique_sections`` by them."""
-        rubrics = await self.generate(call, generation, guidelines)
+        rubrics = await self.generate(call, generation, guidelines, media=media)
         verdicts = await critique(
-            call, critique_prompt(critique_sections, rubrics, self.note), len(rubrics)
+            call,
+            critique_prompt(critique_sections, rubrics, self.note),
+            len(rubrics),
+            media=media,
         )
         return Judged(rubrics, verdicts)

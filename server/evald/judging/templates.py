@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from evald.errors import InvalidArgument
+from evald.judging import transcript
+from evald.judging.media import MediaSink
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 """``{response}`` is a variable; ``{"score": 1}`` (JSON in a template) is not."""
@@ -48,28 +50,27 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def content_map_variables(content_map: Any, path: str) -> dict[str, str]:
-    """The variables of a ``content_map_instance``: the text parts of each entry, joined."""
+def content_map_variables(content_map: Any, path: str, sink: MediaSink) -> dict[str, str]:
+    """The variables of a ``content_map_instance``: each entry's contents as judge-readable
+    text, its media labelled in ``sink``."""
     result: dict[str, str] = {}
-    for name, contents in content_map.values.items():
-        texts: list[str] = []
-        for c, content in enumerate(contents.contents):
-            for p, part in enumerate(content.parts):
-                if part.WhichOneof("data") != "text":
-                    raise InvalidArgument(
-                        f"{path}.values[{name!r}].contents[{c}].parts[{p}]",
-                        "only text parts are supported by evald's judges",
-                    )
-                texts.append(part.text)
-        result[name] = "\n".join(texts)
+    for name in sorted(content_map.values):
+        contents = content_map.values[name].contents
+        where = f"{path}.values[{name!r}].contents"
+        result[name] = "\n".join(
+            transcript.content_text(content, sink, f"{where}[{c}]")
+            for c, content in enumerate(contents)
+        )
     return result
 
 
-def instance_variables(instance: Any, path: str) -> dict[str, str]:
+def instance_variables(instance: Any, path: str, sink: MediaSink) -> dict[str, str]:
     """The template variables of a Pointwise/PairwiseMetricInstance found at ``path``."""
     which = instance.WhichOneof("instance")
     if which == "json_instance":
         return json_variables(instance.json_instance, f"{path}.json_instance")
     if which == "content_map_instance":
-        return content_map_variables(instance.content_map_instance, f"{path}.content_map_instance")
+        return content_map_variables(
+            instance.content_map_instance, f"{path}.content_map_instance", sink
+        )
     raise InvalidArgument(path, "set json_instance (a JSON object of the template variables)")

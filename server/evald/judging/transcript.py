@@ -4,8 +4,9 @@ Unlike :class:`~evald.metrics.instance.InstanceView` (plain texts for computed m
 keeps what a judge needs to see: who said what when a field holds several contents (``[user]``,
 ``[model]``), function calls and their results (as JSON), and the agent trace of
 ``agent_eval_data`` (or the deprecated ``agent_data``): agents, their instructions and tools, and
-each turn's events. Thought parts are left out; images, audio, video and files are shown as a
-placeholder naming their MIME type (the judges here read text only).
+each turn's events. Thought parts are left out. Images, audio, video and files go to the
+judge as media when a :class:`~evald.judging.media.MediaSink` is given (the text holds each
+one's label where it was); without one they are shown as a placeholder naming their MIME type.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf import json_format
+
+from evald.judges import Media
+from evald.judging.media import MediaSink
 
 CONTEXT_KEY = "context"
 """The ``other_data`` key the SDKs use for grounding material."""
@@ -37,8 +41,9 @@ def _struct(message: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def part_text(part: Any) -> str | None:
-    """One content part as judge-readable text; None for parts a judge should not see."""
+def part_text(part: Any, sink: MediaSink | None = None, path: str = "") -> str | None:
+    """One content part (at ``path``) as judge-readable text; None for parts a judge should not
+    see. Media parts become their label in ``sink``, or a placeholder without one."""
     if part.thought:
         return None
     kind = part.WhichOneof("data")
@@ -54,6 +59,8 @@ def part_text(part: Any) -> str | None:
         return f"[code]\n{part.executable_code.code}"
     if kind == "code_execution_result":
         return f"[code output]\n{part.code_execution_result.output}"
+    if kind in ("inline_data", "file_data") and sink is not None:
+        return sink.add(part, path)
     if kind == "inline_data":
         return f"[{part.inline_data.mime_type or 'binary'} data omitted]"
     if kind == "file_data":
@@ -61,12 +68,13 @@ def part_text(part: Any) -> str | None:
     return None
 
 
-def content_text(content: Any) -> str:
-    """The parts of one Content, one per line (text parts of a run are concatenated)."""
+def content_text(content: Any, sink: MediaSink | None = None, path: str = "") -> str:
+    """The parts of one Content (at ``path``), one per line (text parts of a run are
+    concatenated)."""
     lines: list[str] = []
     text_run: list[str] = []
-    for part in content.parts:
-        rendered = part_text(part)
+    for p, part in enumerate(content.parts):
+        rendered = part_text(part, sink, f"{path}.parts[{p}]")
         if rendered is None:
             continue
         if part.WhichOneof("data") == "text":
@@ -81,26 +89,27 @@ def content_text(content: Any) -> str:
     return "\n".join(line for line in lines if line.strip())
 
 
-def contents_text(contents: Iterable[Any]) -> str:
-    """Several contents: a single one as is; several as ``[role] text`` blocks, in order."""
+def contents_text(contents: Iterable[Any], sink: MediaSink | None = None, path: str = "") -> str:
+    """Several contents (``path[i]``): a single one as is; several as ``[role] text`` blocks, in
+    order."""
     items = list(contents)
     if len(items) == 1:
-        return content_text(items[0])
+        return content_text(items[0], sink, f"{path}[0]")
     blocks = []
-    for content in items:
-        text = content_text(content)
+    for i, content in enumerate(items):
+        text = content_text(content, sink, f"{path}[{i}]")
         if text:
             blocks.append(f"[{content.role or 'user'}] {text}")
     return "\n".join(blocks)
 
 
-def instance_data_text(data: Any) -> str | None:
-    """An ``InstanceData`` (text or contents) as text; None when neither is set."""
+def instance_data_text(data: Any, sink: MediaSink | None = None, path: str = "") -> str | None:
+    """An ``InstanceData`` (at ``path``; text or contents) as text; None when neither is set."""
     which = data.WhichOneof("data")
     if which == "text":
         return str(data.text)
     if which == "contents":
-        return contents_text(data.contents.contents)
+        return contents_text(data.contents.contents, sink, f"{path}.contents.contents")
     return None
 
 
@@ -115,14 +124,19 @@ def _tools(tools: Iterable[Any]) -> list[str]:
     return names
 
 
-def _agent_block(agent_id: str, config: Any, tools: Iterable[Any]) -> str:
+def _agent_block(
+    agent_id: str, config: Any, tools: Iterable[Any], sink: MediaSink | None, path: str
+) -> str:
     kind = getattr(config, "agent_type", "")
     lines = [f"- {agent_id}" + (f" ({kind})" if kind else "")]
     if config.description:
         lines.append(f"  Description: {config.description}")
     instruction = getattr(config, "instruction", "")
     if not instruction and _has(config, "developer_instruction"):
-        instruction = instance_data_text(config.developer_instruction) or ""
+        instruction = (
+            instance_data_text(config.developer_instruction, sink, f"{path}.developer_instruction")
+            or ""
+        )
     if instruction:
         lines.append(f"  Instruction: {instruction}")
     listed = _tools(tools)
@@ -144,17 +158,29 @@ def _config_tools(config: Any) -> list[Any]:
     return list(config.tools)
 
 
-def agent_trace(data: Any) -> str | None:
-    """``AgentData`` (or the deprecated agent data): agents, then each turn's events."""
+def agent_trace(data: Any, sink: MediaSink | None = None, path: str = "") -> str | None:
+    """``AgentData`` (or the deprecated agent data, at ``path``): agents, then each turn's
+    events."""
     sections: list[str] = []
     agents = [
-        _agent_block(k, data.agents[k], _config_tools(data.agents[k])) for k in sorted(data.agents)
+        _agent_block(
+            k, data.agents[k], _config_tools(data.agents[k]), sink, f"{path}.agents[{k!r}]"
+        )
+        for k in sorted(data.agents)
     ]
     if _has(data, "agent_config"):  # deprecated: one agent, no id
-        agents.append(_agent_block("agent", data.agent_config, _config_tools(data.agent_config)))
+        agents.append(
+            _agent_block(
+                "agent",
+                data.agent_config,
+                _config_tools(data.agent_config),
+                sink,
+                f"{path}.agent_config",
+            )
+        )
     if "tools_data" in data.DESCRIPTOR.oneofs_by_name:  # deprecated: top-level instruction, tools
         instruction = (
-            instance_data_text(data.developer_instruction)
+            instance_data_text(data.developer_instruction, sink, f"{path}.developer_instruction")
             if _has(data, "developer_instruction")
             else None
         )
@@ -171,15 +197,20 @@ def agent_trace(data: Any) -> str | None:
     for position, turn in enumerate(data.turns):
         index = turn.turn_index if turn.HasField("turn_index") else position
         events = []
-        for event in turn.events:
-            text = content_text(event.content) if event.HasField("content") else ""
+        for e, event in enumerate(turn.events):
+            where = f"{path}.turns[{position}].events[{e}].content"
+            text = content_text(event.content, sink, where) if event.HasField("content") else ""
             if text:
                 author = event.author if event.HasField("author") else "unknown"
                 events.append(f"[{author}] {text}")
         if events:
             turns.append(f"Turn {index}:\n" + "\n".join(events))
     if "events_data" in data.DESCRIPTOR.oneofs_by_name and data.WhichOneof("events_data"):
-        events = [f"[{c.role or 'user'}] {t}" for c in data.events.event if (t := content_text(c))]
+        events = [
+            f"[{c.role or 'user'}] {t}"
+            for i, c in enumerate(data.events.event)
+            if (t := content_text(c, sink, f"{path}.events.event[{i}]"))
+        ]
         if events:
             turns.append("Events:\n" + "\n".join(events))
     if turns:
@@ -197,6 +228,8 @@ class Sources:
     context: str | None = None
     agent: str | None = None
     other: dict[str, str] = field(default_factory=dict)
+    media: tuple[Media, ...] = ()
+    """The media the texts refer to by label (see :mod:`evald.judging.media`)."""
 
     def get(self, name: str) -> str | None:
         """The text of source ``name`` if it is set and not blank."""
@@ -214,22 +247,32 @@ FIELD_OF = {
 """The EvaluationInstance field each source is read from (for error messages)."""
 
 
-def sources(message: Any) -> Sources:
-    """The :class:`Sources` of an ``EvaluationInstance`` message."""
+def sources(message: Any, path: str = "instance") -> Sources:
+    """The :class:`Sources` of an ``EvaluationInstance`` message found at ``path``, with its
+    media."""
+    sink = MediaSink()
 
     def data(name: str) -> str | None:
-        return instance_data_text(getattr(message, name)) if message.HasField(name) else None
+        if not message.HasField(name):
+            return None
+        return instance_data_text(getattr(message, name), sink, f"{path}.{name}")
 
+    values = message.other_data.map_instance
     other = {
         key: text
-        for key in sorted(message.other_data.map_instance)
-        if (text := instance_data_text(message.other_data.map_instance[key])) is not None
+        for key in sorted(values)
+        if (
+            text := instance_data_text(
+                values[key], sink, f"{path}.other_data.map_instance[{key!r}]"
+            )
+        )
+        is not None
     }
     agent = None
     if message.HasField("agent_eval_data"):
-        agent = agent_trace(message.agent_eval_data)
+        agent = agent_trace(message.agent_eval_data, sink, f"{path}.agent_eval_data")
     elif message.HasField("agent_data"):
-        agent = agent_trace(message.agent_data)
+        agent = agent_trace(message.agent_data, sink, f"{path}.agent_data")
     return Sources(
         prompt=data("prompt"),
         response=data("response"),
@@ -237,4 +280,5 @@ def sources(message: Any) -> Sources:
         context=other.get(CONTEXT_KEY),
         agent=agent,
         other={k: v for k, v in other.items() if k != CONTEXT_KEY},
+        media=sink.media,
     )

@@ -1,12 +1,15 @@
 """Score scales, reading a judge's verdict, and combining the verdicts of several samples.
 
-Aggregation rules (``autorater_config.sampling_count`` samples):
+Aggregation rules (``autorater_config.sampling_count`` samples, 4 when unset):
 
-- discrete scale (every predefined pointwise metric): the majority score; when several scores
-  are equally frequent, the one closest to the mean of all samples, then the lower one.
+- discrete scale (every predefined pointwise metric): the median of the samples. With an even
+  number of samples whose two middle values differ, their midpoint: [2, 4] gives 3, [0, 1]
+  gives 0.5, verbosity [-1, 1] gives 0. The rule is symmetric: reversing the scale reverses
+  the result, so no direction is favoured when samples split.
 - open scale (``pointwise_metric_input``): the mean of the samples.
 - pairwise: the majority choice; when the top count is shared, ``TIE``.
-- ``confidence`` = share of samples whose verdict equals the final one.
+- ``confidence`` = share of samples whose verdict equals the final one; when the final score is
+  the midpoint of an even split, each sample at one of the two middle values counts as half.
 """
 
 from __future__ import annotations
@@ -161,12 +164,15 @@ def read_choice(text: str) -> Choice:
     return Choice(letter, _explanation(obj, text))
 
 
-def majority_score(values: Sequence[float]) -> float:
-    """The most frequent value; ties go to the one closest to the mean, then the lower one."""
-    counts = Counter(values)
-    top = max(counts.values())
-    mean = sum(values) / len(values)
-    return min((v for v, c in counts.items() if c == top), key=lambda v: (abs(v - mean), v))
+def median_score(values: Sequence[float]) -> tuple[float, float]:
+    """The median of ``values`` (the midpoint of the two middle ones for an even count) and
+    the share of samples agreeing with it (see the module rules)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    low, high = ordered[(n - 1) // 2], ordered[n // 2]
+    if low == high:
+        return low, ordered.count(low) / n
+    return (low + high) / 2, (ordered.count(low) + ordered.count(high)) / (2 * n)
 
 
 def mean_score(values: Sequence[float]) -> float:

@@ -134,7 +134,9 @@ async def test_raw_output_is_returned_without_schema(fake: FakeJudge, backend: s
     assert list(result.custom_output.raw_outputs.raw_output) == [
         "Rating: 3\nFree-form verdict the caller parses itself"
     ]
-    assert result.score == 3.0
+    # The caller parses the raw output: score and explanation stay empty.
+    assert not result.HasField("score")
+    assert result.explanation == ""
     body = fake.calls[0].body
     assert "responseJsonSchema" not in body.get("generationConfig", {})
     assert "response_format" not in body
@@ -282,7 +284,8 @@ async def test_sampling_mean_for_custom_pointwise(
     ("answers", "score", "confidence"),
     [
         ([4, 2, 4], 4.0, 2 / 3),
-        ([2, 4], 2.0, 0.5),  # tie: nearest the mean (3) then lower
+        ([2, 4], 3.0, 0.5),  # an even split: the midpoint
+        ([2, 3, 3, 1], 2.5, 0.375),
         ([5, 5, 5, 5], 5.0, 1.0),
     ],
 )

@@ -68,9 +68,12 @@ def test_conversation_roles_tool_calls_and_skipped_parts() -> None:
     assert found.prompt == (
         "[user] Hi, weather?\n"
         '[model] [tool call] get_weather({"c": "P"})\n'
-        '[user] [tool result] get_weather: {"t": 20}\n[image/png data omitted]'
+        '[user] [tool result] get_weather: {"t": 20}\n[media 1: image/png]'
     )
     assert found.response == "It is 20."
+    (media,) = found.media
+    assert (media.mime_type, media.data, media.label) == ("image/png", b"\0", "[media 1: image/png]")
+    assert media.path == "instance.prompt.contents.contents[2].parts[1].inline_data"
 
 
 def test_agent_trace() -> None:

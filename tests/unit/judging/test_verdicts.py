@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from evald.judges.output import OutputError
 from evald.judging import verdicts
 from evald.judging.verdicts import BINARY, LIKERT, OPEN, VERBOSITY
@@ -41,14 +43,22 @@ CHOICE_CASES = [
 
 BAD_CHOICES = ["I cannot decide.", '{"pairwise_choice": "C"}', '{"pairwise_choice": "B"', ""]
 
-MAJORITY = [
-    # (sample scores, final): most frequent; a tie goes to the value nearest the mean, then lower
-    ([4.0], 4.0),
-    ([4.0, 2.0, 4.0], 4.0),
-    ([2.0, 4.0], 2.0),  # mean 3: both 1 away -> lower
-    ([1.0, 2.0, 5.0], 2.0),  # mean 2.67: 2 is nearest
-    ([5.0, 5.0, 1.0, 1.0, 4.0], 5.0),  # mean 3.2: 5 (1.8) vs 1 (2.2)
-    ([0.0, 1.0, 1.0, 0.0, 0.0], 0.0),
+MEDIAN = [
+    # (sample scores, final, confidence): the median; an even split gives the midpoint, each
+    # sample at one of the two middle values counting half
+    ([4.0], 4.0, 1.0),
+    ([4.0, 2.0, 4.0], 4.0, 2 / 3),
+    ([2.0, 4.0], 3.0, 0.5),
+    ([4.0, 2.0], 3.0, 0.5),
+    ([0.0, 1.0], 0.5, 0.5),
+    ([1.0, 0.0, 1.0, 0.0], 0.5, 0.5),
+    ([-1.0, 1.0], 0.0, 0.5),
+    ([1.0, 2.0, 5.0], 2.0, 1 / 3),
+    ([5.0, 5.0, 1.0, 1.0, 4.0], 4.0, 1 / 5),
+    ([0.0, 1.0, 1.0, 0.0, 0.0], 0.0, 3 / 5),
+    ([2.0, 3.0, 3.0, 5.0], 3.0, 1 / 2),
+    ([1.0, 2.0, 4.0, 5.0], 3.0, 1 / 4),
+    ([4.0, 4.0, 4.0, 4.0], 4.0, 1.0),
 ]
 
 PAIRWISE_MAJORITY = [
@@ -86,9 +96,18 @@ def test_unreadable_choice(text: str) -> None:
         verdicts.read_choice(text)
 
 
-@pytest.mark.parametrize(("values", "final"), MAJORITY)
-def test_majority_score(values: list[float], final: float) -> None:
-    assert verdicts.majority_score(values) == final
+@pytest.mark.parametrize(("values", "final", "confidence"), MEDIAN)
+def test_median_score(values: list[float], final: float, confidence: float) -> None:
+    assert verdicts.median_score(values) == (final, pytest.approx(confidence))
+
+
+@given(st.lists(st.sampled_from([1.0, 2.0, 3.0, 4.0, 5.0]), min_size=1, max_size=8))
+def test_median_is_symmetric(values: list[float]) -> None:
+    """Mirroring the scale (1..5 -> 5..1) mirrors the result: no direction is favoured."""
+    final, confidence = verdicts.median_score(values)
+    mirrored, same = verdicts.median_score([6.0 - v for v in values])
+    assert (mirrored, same) == (6.0 - final, confidence)
+    assert min(values) <= final <= max(values)
 
 
 @pytest.mark.parametrize(("choices", "final"), PAIRWISE_MAJORITY)

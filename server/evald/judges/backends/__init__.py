@@ -13,11 +13,12 @@ import importlib
 import pkgutil
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
+from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
 import httpx
 
-from evald.judges.base import Judge
+from evald.judges.base import Judge, Media
 from evald.judges.spec import JudgeSpec, Secret
 
 
@@ -28,6 +29,24 @@ class JudgeBackend(ABC):
     """The ``backend`` value that selects it (``gemini``, ``openai``)."""
     keys: ClassVar[frozenset[str]] = frozenset()
     """Config keys of its own, besides the common ones (``evald.judges.config.COMMON_KEYS``)."""
+    carries: ClassVar[tuple[str, ...]] = ()
+    """MIME type patterns of the media it can send to a judge (none: text only)."""
+    uri_schemes: ClassVar[tuple[str, ...]] = ()
+    """URI schemes of media it can pass by reference (the endpoint fetches them)."""
+
+    def refusal(self, media: Media) -> str | None:
+        """Why ``media`` cannot be sent by this backend, or None when it can."""
+        if not any(fnmatchcase(media.mime_type.lower(), p) for p in self.carries):
+            return f"the {self.name} backend cannot send {media.mime_type or 'untyped'} parts"
+        if media.uri:
+            scheme = media.uri.split(":", 1)[0].lower() if ":" in media.uri else ""
+            if scheme not in self.uri_schemes:
+                allowed = ", ".join(f"{s}://" for s in self.uri_schemes) or "none"
+                return (
+                    f"the {self.name} backend cannot pass a {scheme or 'relative'} URI to the "
+                    f"judge (it passes {allowed}); send the bytes inline"
+                )
+        return None
 
     @abstractmethod
     def options(self, where: str, entry: Mapping[str, Any], api_key: Secret | None) -> Any:

@@ -40,6 +40,8 @@ class Gemini(JudgeBackend):
 
     name = "gemini"
     keys = frozenset({"vertex", "project", "location"})
+    carries = ("image/*", "audio/*", "video/*", "application/pdf", "text/*")
+    uri_schemes = ("gs", "https", "http")
 
     def options(
         self, where: str, entry: Mapping[str, Any], api_key: Secret | None
@@ -107,10 +109,20 @@ class GeminiJudge:
             # The SDK's own timeout (ms) also sets X-Server-Timeout so the server can give up too.
             http_options=types.HttpOptions(timeout=max(1, int(timeout * 1000))),
         )
+        contents: Any = request.prompt
+        if request.media:
+            parts = [types.Part.from_text(text=request.prompt)]
+            for media in request.media:
+                parts.append(types.Part.from_text(text=media.label))
+                if media.uri:
+                    parts.append(types.Part.from_uri(file_uri=media.uri, mime_type=media.mime_type))
+                else:
+                    parts.append(types.Part.from_bytes(data=media.data, mime_type=media.mime_type))
+            contents = [types.Content(role="user", parts=parts)]
         try:
             response = await asyncio.wait_for(
                 self._client.aio.models.generate_content(
-                    model=model, contents=request.prompt, config=config
+                    model=model, contents=contents, config=config
                 ),
                 timeout,
             )

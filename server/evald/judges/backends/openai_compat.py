@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,8 @@ class OpenAICompatible(JudgeBackend):
     """Any OpenAI-compatible chat completions endpoint."""
 
     name = "openai"
+    carries = ("image/*",)
+    uri_schemes = ("https", "http")
 
     def options(self, where: str, entry: Mapping[str, Any], api_key: Secret | None) -> None:
         if not entry.get("base_url"):
@@ -53,7 +56,7 @@ class OpenAICompatJudge:
         messages: list[Any] = []  # ChatCompletionMessageParam dicts
         if request.system_instruction:
             messages.append({"role": "system", "content": request.system_instruction})
-        messages.append({"role": "user", "content": request.prompt})
+        messages.append({"role": "user", "content": _content(request)})
         params = request.params
         kwargs: dict[str, Any] = {
             "temperature": params.temperature,
@@ -90,6 +93,20 @@ class OpenAICompatJudge:
         except (openai.APIResponseValidationError, ValueError) as exc:
             raise TransientError(f"unreadable response: {type(exc).__name__}") from None
         return _text(completion)
+
+
+def _content(request: JudgeRequest) -> Any:
+    """The user message: the prompt alone, or the prompt then each image after its label."""
+    if not request.media:
+        return request.prompt
+    parts: list[dict[str, Any]] = [{"type": "text", "text": request.prompt}]
+    for media in request.media:
+        url = media.uri or (
+            f"data:{media.mime_type};base64,{base64.b64encode(media.data).decode('ascii')}"
+        )
+        parts.append({"type": "text", "text": media.label})
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
 
 
 def _text(completion: Any) -> str:

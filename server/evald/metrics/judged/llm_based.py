@@ -34,6 +34,7 @@ from google.protobuf import json_format
 from evald.call import Call
 from evald.errors import FailedPrecondition, InvalidArgument, Unimplemented
 from evald.judging import engine, rubrics, templates, transcript
+from evald.judging.media import MediaSink
 from evald.judging.rubrics import Section, rubric_text
 from evald.judging.verdicts import OPEN
 from evald.metrics.base import Metric, Outcome
@@ -58,10 +59,11 @@ class LlmBased(Metric):
             call = call.with_autorater_config(spec.judge_autorater_config)
         if spec.WhichOneof("rubrics_source") is not None:
             return await _rubric_based(spec, instance, call, path)
-        prompt = templates.fill(template_of(spec, path), variables(instance), instance.path)
+        sink = MediaSink()
+        prompt = templates.fill(template_of(spec, path), variables(instance, sink), instance.path)
         parser = spec.result_parser_config
         if parser.WhichOneof("parser") != "custom_code_parser_config":
-            outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN)
+            outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN, media=sink.media)
             assert outcome.score is not None
             return Outcome(outcome.score, outcome.explanation)
         code = parser.custom_code_parser_config.parsing_function
@@ -70,7 +72,9 @@ class LlmBased(Metric):
             raise InvalidArgument(field, f"the source of def {PARSER}(responses) is required")
         if not call.sandbox.enabled:  # before paying for a judge call
             raise FailedPrecondition(DISABLED)
-        raw = await engine.pointwise(call, prompt, system_of(spec), OPEN, strict=False)
+        raw = await engine.pointwise(
+            call, prompt, system_of(spec), OPEN, strict=False, media=sink.media
+        )
         result = await call.sandbox.run(code, raw.raw, function=PARSER, field=field)
         return Outcome(result.score, result.explanation)
 
@@ -106,9 +110,12 @@ async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -
     gen = spec.rubric_generation_spec
     content_type = rubrics.content_type_name(gen.rubric_content_type)
     ontology = [t.strip() for t in gen.rubric_type_ontology if t.strip()]
+    sink = MediaSink()
+    media: tuple[Any, ...] = ()
     if gen.prompt_template.strip():
-        filled = templates.fill(gen.prompt_template, variables(instance), instance.path)
+        filled = templates.fill(gen.prompt_template, variables(instance, sink), instance.path)
         prompt = f"{filled}\n\n{rubrics.format_rules(content_type, ontology)}"
+        media = sink.media
     else:
         text = instance.text("prompt")
         if text is None or not text.strip():
@@ -116,14 +123,12 @@ async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -
                 f"{instance.path}.prompt",
                 "rubric generation without a prompt_template needs the instance's prompt",
             )
+        sections, media = _sections(instance, response=False)
         prompt = rubrics.generation_prompt(
-            GENERIC_FOCUS,
-            _sections(instance, response=False),
-            content_type=content_type,
-            ontology=ontology,
+            GENERIC_FOCUS, sections, content_type=content_type, ontology=ontology
         )
     config = gen.model_config if gen.HasField("model_config") else None
-    return await rubrics.generate(call, prompt, config=config, ontology=ontology)
+    return await rubrics.generate(call, prompt, config=config, ontology=ontology, media=media)
 
 
 async def _predefined_rubrics(
@@ -145,10 +150,11 @@ async def _predefined_rubrics(
     return await metric.rubrics_for(params, instance, call)
 
 
-def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
-    """The instance's inputs as labelled sections (prompt, context, other data, trace, ...)."""
+def _sections(instance: InstanceView, *, response: bool = True) -> tuple[list[Any], Any]:
+    """The instance's inputs as labelled sections (prompt, context, other data, trace, ...),
+    and the media their texts refer to."""
 
-    found = transcript.sources(instance.message)
+    found = transcript.sources(instance.message, instance.path)
     sections = []
     for name, label in (("prompt", "User prompt"), ("context", "Context")):
         text = found.get(name)
@@ -160,8 +166,9 @@ def _sections(instance: InstanceView, *, response: bool = True) -> list[Any]:
     if found.get("reference") is not None:
         sections.append(Section("Reference answer", found.reference or ""))
     if response:
-        sections.append(Section("Response", instance.require("response")))
-    return sections
+        instance.require("response")
+        sections.append(Section("Response", found.response or ""))
+    return sections, found.media
 
 
 async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str) -> Outcome:
@@ -174,7 +181,7 @@ async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str
         )
     # Check the critique inputs before paying for rubric generation.
     if spec.HasField("metric_prompt_template") and spec.metric_prompt_template.strip():
-        values = {**variables(instance), "rubrics": ""}
+        values = {**variables(instance, MediaSink()), "rubrics": ""}
         templates.fill(spec.metric_prompt_template, values, instance.path)
     else:
         instance.require("response")
@@ -185,11 +192,14 @@ async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str
     else:
         found = await _predefined_rubrics(spec, instance, call, path)
     if spec.HasField("metric_prompt_template") and spec.metric_prompt_template.strip():
-        values = {**variables(instance), "rubrics": rubrics.rubric_list(found)}
+        sink = MediaSink()
+        values = {**variables(instance, sink), "rubrics": rubrics.rubric_list(found)}
         filled = templates.fill(spec.metric_prompt_template, values, instance.path)
         prompt = rubrics.custom_critique_prompt(filled, found)
+        media = sink.media
     else:
-        prompt = rubrics.critique_prompt(_sections(instance), found)
-    verdicts = await rubrics.critique(call, prompt, len(found), system=system_of(spec))
+        sections, media = _sections(instance)
+        prompt = rubrics.critique_prompt(sections, found)
+    verdicts = await rubrics.critique(call, prompt, len(found), system=system_of(spec), media=media)
     judged = rubrics.Judged(found, verdicts)
     return Outcome(judged.score, judged.explanation(), judged.verdict_messages())

@@ -4,10 +4,12 @@
 The template's ``{name}`` placeholders are filled from the instance. ``pointwise_metric_input``
 reads ``json_instance`` (a JSON object) or ``content_map_instance`` (text parts);
 ``pointwise_metric_spec`` reads the EvaluationInstance's ``prompt``, ``response``,
-``reference`` (those set) and every ``other_data`` key. The judge is asked for JSON
+``reference`` (those set) and every ``other_data`` key. Contents are rendered for the judge
+(function calls as text, several turns by role); images, audio, video and documents reach the
+judge as media, the variable holding each one's label. The judge is asked for JSON
 ``{"explanation", "score"}`` (any number). With ``custom_output_format_config.return_raw_output``
-(metric input only) no schema is imposed, and every sample's text is returned in
-``custom_output.raw_outputs``.
+(metric input only) no schema is imposed, every sample's text is returned in
+``custom_output.raw_outputs``, and ``score`` and ``explanation`` stay empty (the caller parses).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from google.protobuf.message import Message
 from evald import api
 from evald.call import Call
 from evald.errors import InvalidArgument
-from evald.judging import engine, templates
+from evald.judging import engine, templates, transcript
+from evald.judging.media import MediaSink
 from evald.judging.verdicts import OPEN
 from evald.metrics.base import Metric, Outcome
 from evald.metrics.instance import TEXT_FIELDS, InstanceView
@@ -36,33 +39,51 @@ class Pointwise(Metric):
         spec = metric_input.metric_spec
         template = template_of(spec, f"{path}.metric_spec")
         instance = input_instance(metric_input, path)
-        values = templates.instance_variables(instance, f"{path}.instance")
+        sink = MediaSink()
+        values = templates.instance_variables(instance, f"{path}.instance", sink)
         prompt = templates.fill(template, values, input_variables_path(instance, path))
         raw = raw_output(spec)
-        outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN, strict=not raw)
-        result = api.messages.PointwiseMetricResult(explanation=outcome.explanation)
-        if outcome.score is not None:
-            result.score = outcome.score
+        outcome = await engine.pointwise(
+            call, prompt, system_of(spec), OPEN, strict=not raw, media=sink.media
+        )
+        result = api.messages.PointwiseMetricResult()
         if raw:
             result.custom_output.raw_outputs.raw_output.extend(outcome.raw)
+            return result
+        assert outcome.score is not None  # strict mode: an unreadable answer raised
+        result.score = outcome.score
+        result.explanation = outcome.explanation
         return result
 
     async def evaluate_spec(
         self, which: str, spec: Any, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        prompt = templates.fill(template_of(spec, path), variables(instance), instance.path)
-        outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN)
+        sink = MediaSink()
+        values = variables(instance, sink)
+        prompt = templates.fill(template_of(spec, path), values, instance.path)
+        outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN, media=sink.media)
         assert outcome.score is not None  # strict mode: an unreadable answer raised
         return Outcome(outcome.score, outcome.explanation)
 
 
-def variables(instance: InstanceView) -> dict[str, str]:
-    """Template variables of a Metric API instance: the set texts and the other_data entries."""
-    values = dict(instance.other_data)
+def variables(instance: InstanceView, sink: MediaSink) -> dict[str, str]:
+    """Template variables of a Metric API instance: the set fields and the other_data entries,
+    rendered for a judge (media labelled in ``sink``)."""
+    message = instance.message
+    entries = message.other_data.map_instance
+    values = {
+        key: transcript.instance_data_text(
+            entries[key], sink, f"{instance.path}.other_data.map_instance[{key!r}]"
+        )
+        or ""
+        for key in sorted(entries)
+    }
     for name in TEXT_FIELDS:
-        text = instance.text(name)
-        if text is not None:
-            values[name] = text
+        if message.HasField(name):
+            text = transcript.instance_data_text(
+                getattr(message, name), sink, f"{instance.path}.{name}"
+            )
+            values[name] = text or ""
     return values
 
 

@@ -7,12 +7,16 @@ import re
 from evald import offload
 from evald.call import Call
 from evald.errors import InvalidArgument
+from evald.judges.config import SamplingDefaults
 from evald.judging import engine
 from evald.judging.verdicts import OPEN
 from evald.metrics.base import Metric, Outcome
 from evald.metrics.instance import InstanceView
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render_off_loop
+
+ONE_CALL = SamplingDefaults(count=1, flip=False)
+"""NeMo asks its judge once per row; evald's Vertex-style default of 4 samples does not apply."""
 
 
 class LlmJudge(Metric):
@@ -24,8 +28,9 @@ class LlmJudge(Metric):
         "`prompt_template` (Jinja2 over the instance) is sent to the configured judge (the "
         "request's `autorater_config` applies), with `system_instruction` if given, and no "
         "output schema. The score is the first capture group of the first match of "
-        "`score_regex` (Python `re.search`) in the answer, read as a number; with "
-        "`sampling_count` > 1 the mean over the answers. An answer without a match is an error."
+        "`score_regex` (Python `re.search`) in the answer, read as a number. One judge call per "
+        "row, as NeMo makes; with `autorater_config.sampling_count` set, that many and the mean "
+        "over the answers. An answer without a match is an error."
     )
     parameters = (
         Parameter("prompt_template", "string", "Jinja2 template of the judge prompt"),
@@ -54,7 +59,9 @@ class LlmJudge(Metric):
             template, instance.variables(), params.field("prompt_template")
         )
         system = params.string("system_instruction") or None
-        outcome = await engine.pointwise(call, prompt, system, OPEN, strict=False)
+        outcome = await engine.pointwise(
+            call, prompt, system, OPEN, strict=False, defaults=ONE_CALL
+        )
         # The caller's regex may backtrack for ever on some answer: searched off the loop,
         # where the caller's deadline stops it.
         scores: list[float | None] = await offload.call(_scores, pattern, outcome.raw)

@@ -7,7 +7,7 @@ evald's own prompts. Three kinds:
   a verdict on each (:mod:`evald.judging.rubrics`); score = share met, 0..1, and
   ``rubric_verdicts`` lists every rubric with its verdict. ``metric_spec_parameters.guidelines``
   (a string or a list of strings) adds requirements the rubrics must also check.
-- **binary** (:class:`BinaryNamed`): one 0/1 verdict (majority over samples).
+- **binary** (:class:`BinaryNamed`): one 0/1 verdict (the median over samples).
 - **claim-based** (:class:`ClaimsNamed`): the judge labels each sentence of the response against
   a source; score = share of claim-bearing sentences that the source supports.
 
@@ -114,7 +114,7 @@ class JudgeNamed(Metric):
     async def evaluate_named(
         self, params: Params, instance: InstanceView, call: Call, path: str
     ) -> Outcome:
-        sources = transcript.sources(instance.message)
+        sources = transcript.sources(instance.message, instance.path)
         self.check(sources, instance, self.required)
         return await self.judge(params, sources, call)
 
@@ -138,21 +138,25 @@ class RubricNamed(JudgeNamed):
             self.sections(sources, self.generation_reads),
             self.sections(sources, self.reads),
             guidelines(params),
+            media=sources.media,
         )
         return Outcome(judged.score, judged.explanation(), judged.verdict_messages())
 
     async def rubrics_for(self, params: Params, instance: InstanceView, call: Call) -> list[Any]:
         """Only the rubrics (``predefined_rubric_generation_spec``), with the caller's Call."""
-        sources = transcript.sources(instance.message)
+        sources = transcript.sources(instance.message, instance.path)
         needed = [g for g in self.required if not set(g) & {"response"}]
         self.check(sources, instance, needed)
         return await self.recipe.generate(
-            call, self.sections(sources, self.generation_reads), guidelines(params)
+            call,
+            self.sections(sources, self.generation_reads),
+            guidelines(params),
+            media=sources.media,
         )
 
 
 class BinaryNamed(JudgeNamed):
-    """One 0/1 verdict by a criterion (majority over ``sampling_count`` samples)."""
+    """One 0/1 verdict by a criterion (the median of ``sampling_count`` samples)."""
 
     title: ClassVar[str]
     criterion: ClassVar[str]
@@ -175,7 +179,9 @@ class BinaryNamed(JudgeNamed):
 
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
 
-        outcome = await engine.pointwise(call, self.prompt(sources), None, BINARY)
+        outcome = await engine.pointwise(
+            call, self.prompt(sources), None, BINARY, media=sources.media
+        )
         assert outcome.score is not None  # strict: an unreadable answer raised
         return Outcome(outcome.score, outcome.explanation)
 
@@ -269,8 +275,11 @@ class ClaimsNamed(JudgeNamed):
 
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
 
-        plan = engine.sampling(call.autorater_config)
-        request = JudgeRequest(self.prompt(sources), None, CLAIMS_SCHEMA, plan.params)
+        plan = engine.plan(call)
+        prompt = self.prompt(sources)
+        request = JudgeRequest(
+            prompt, None, CLAIMS_SCHEMA, plan.params, engine.shown(sources.media, prompt)
+        )
         async with call.judges.session(call) as session:
             target = session.runtime.resolve(plan.model)
             answers = await engine.all_or_nothing(
