@@ -160,7 +160,8 @@ async def _lookup(store: MetricStore, name: str) -> Any:
 
 def _result(outcome: Outcome, instance: InstanceView) -> Any:
     result = api.messages.MetricResult(score=outcome.score)
-    explanation = "\n".join(t for t in (outcome.explanation, instance.note()) if t)
+    note = "" if outcome.saw_all_parts else instance.note()
+    explanation = "\n".join(t for t in (outcome.explanation, note) if t)
     if explanation:
         result.explanation = explanation
     result.rubric_verdicts.extend(outcome.rubric_verdicts)

@@ -64,9 +64,16 @@ class Call:
                 for content in self.body.get("contents", [])
                 for part in content.get("parts", [])
             )
-        return "".join(
-            str(m.get("content", "")) for m in self.body.get("messages", []) if m["role"] == "user"
-        )
+        texts = []
+        for message in self.body.get("messages", []):
+            if message["role"] != "user":
+                continue
+            content = message.get("content", "")
+            if isinstance(content, list):  # text and image parts
+                texts += [p.get("text", "") for p in content if p.get("type") == "text"]
+            else:
+                texts.append(str(content))
+        return "".join(texts)
 
     @property
     def system(self) -> str:

@@ -11,6 +11,7 @@ An unset ``sampling_count`` or ``flip_enabled`` takes the server's default (the 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -252,4 +253,7 @@ async def pairwise(
             + "; ".join(f"{c}: {e}" for c, e in mapped)
         )
     )
-    return PairwiseOutcome(final, explanation, len(agreeing) / len(answers), raw)
+    # A tie by an even split: the share behind each leading choice (as for a pointwise split).
+    top = max(Counter(c for c, _ in mapped).values())
+    support = len(agreeing) if agreeing and final != "TIE" else max(len(agreeing), top)
+    return PairwiseOutcome(final, explanation, support / len(answers), raw)

@@ -9,7 +9,8 @@ Aggregation rules (``autorater_config.sampling_count`` samples, 4 when unset):
 - open scale (``pointwise_metric_input``): the mean of the samples.
 - pairwise: the majority choice; when the top count is shared, ``TIE``.
 - ``confidence`` = share of samples whose verdict equals the final one; when the final score is
-  the midpoint of an even split, each sample at one of the two middle values counts as half.
+  the midpoint of an even split, each sample at one of the two middle values counts as half;
+  for a pairwise TIE from a split, the share behind each of the leading choices.
 """
 
 from __future__ import annotations

@@ -48,6 +48,9 @@ class Outcome:
     explanation: str | None = None
     rubric_verdicts: list[Any] = field(default_factory=list)
     """``RubricVerdict`` messages."""
+    saw_all_parts: bool = False
+    """Every part of the instance was read (a judge shown the media too): no note about
+    skipped parts is added."""
 
 
 class Metric(ABC):  # noqa: B024  (no method is required of every metric: see the catalog)

@@ -3,7 +3,8 @@
 ``prompt``, ``response`` and ``reference`` (and each ``other_data`` value) are an ``InstanceData``:
 either ``text`` or ``contents``. From contents, the text parts of one content are concatenated
 and contents are joined with a newline; parts that are not text (images, function calls, ...)
-and thought parts are skipped, and a note saying so is added to every explanation.
+and thought parts are skipped, and a note saying so is added to the explanation of a metric
+that did not read them (judges are shown media: :mod:`evald.judging.media`).
 """
 
 from __future__ import annotations

@@ -6,12 +6,13 @@ Both backends (google-genai -> Gemini REST, openai -> chat completions) run ever
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -401,7 +402,7 @@ async def test_predefined_pairwise_flip_confidence(
         autorater(sampling_count=4, flip_enabled=True),
     )
     assert m.PairwiseChoice.Name(result.pairwise_choice) == "TIE"
-    assert result.confidence == 0.0  # no sample said TIE: 2 BASELINE, 2 CANDIDATE
+    assert result.confidence == 0.5  # an even split: 2 BASELINE, 2 CANDIDATE
     assert len(fake.calls) == 4
 
 
@@ -569,3 +570,181 @@ async def test_replaced_config_closes_its_connections(
     await evaluate_pointwise()
     assert SERVICES.judges.runtime() is not old
     assert all(c.is_closed for c in clients)
+
+
+PNG = b"\x89PNG\r\n\x1a\n-a-cat-"
+
+
+def media_input(*parts: dict[str, Any]) -> Any:
+    """A pointwise input whose ``response`` entry holds ``parts`` after a text part."""
+    content = content_pb2.Content(role="model")
+    content.parts.add(text="Here is the cat:")
+    for part in parts:
+        added = content.parts.add()
+        if "data" in part:
+            added.inline_data.mime_type, added.inline_data.data = part["mime"], part["data"]
+        else:
+            added.file_data.mime_type, added.file_data.file_uri = part["mime"], part["uri"]
+    instance = m.PointwiseMetricInstance()
+    instance.content_map_instance.values["response"].contents.append(content)
+    instance.content_map_instance.values["prompt"].contents.add().parts.add(text="Draw a cat")
+    return m.PointwiseMetricInput(
+        metric_spec=m.PointwiseMetricSpec(metric_prompt_template=TEMPLATE), instance=instance
+    )
+
+
+async def test_an_image_reaches_the_judge_as_an_image(fake: FakeJudge, backend: str) -> None:
+    fake.script(verdict(5))
+    result: Any = await Pointwise().evaluate_input(
+        media_input({"mime": "image/png", "data": PNG}), "pointwise_metric_input", CALL
+    )
+    assert result.score == 5.0
+    (call,) = fake.calls
+    assert "Here is the cat:\n[media 1: image/png]" in call.prompt
+    encoded = base64.b64encode(PNG).decode()
+    if backend == "gemini":
+        parts = call.body["contents"][0]["parts"]
+        assert parts[-2] == {"text": "[media 1: image/png]"}
+        assert sent_media(parts[-1]) == ("inlineData", "image/png", encoded)
+    else:
+        content = call.body["messages"][-1]["content"]
+        assert content[-2] == {"type": "text", "text": "[media 1: image/png]"}
+        assert content[-1] == {
+            "type": "image_url",
+            "image_url": {"url": f"data:image/png;base64,{encoded}"},
+        }
+
+
+async def test_gemini_takes_audio_and_file_uris(fake: FakeJudge, backend: str) -> None:
+    fake.script(verdict(3))
+    parts = (
+        {"mime": "audio/wav", "data": b"RIFF"},
+        {"mime": "application/pdf", "uri": "gs://bucket/report.pdf"},
+    )
+    metric_input = media_input(*parts)
+    if backend == "openai":  # carries images only: the metric fails, naming the part
+        with pytest.raises(InvalidArgument) as err:
+            await Pointwise().evaluate_input(metric_input, "pointwise_metric_input", CALL)
+        (violation,) = err.value.violations
+        assert violation.field == (
+            "pointwise_metric_input.instance.content_map_instance.values['response']"
+            ".contents[0].parts[1].inline_data"
+        )
+        assert "audio/wav" in violation.description
+        assert fake.calls == []
+        return
+    result: Any = await Pointwise().evaluate_input(metric_input, "pointwise_metric_input", CALL)
+    assert result.score == 3.0
+    sent = [sent_media(p) for p in fake.calls[0].body["contents"][0]["parts"]]
+    assert ("fileData", "application/pdf", "gs://bucket/report.pdf") in sent
+    assert ("inlineData", "audio/wav", base64.b64encode(b"RIFF").decode()) in sent
+
+
+def sent_media(part: dict[str, Any]) -> tuple[str, str, str] | None:
+    """(kind, MIME type, data or URI) of a Gemini REST part (the SDK's key spelling varies)."""
+    for kind in ("inlineData", "fileData"):
+        if kind in part:
+            fields = part[kind]
+            mime = fields.get("mimeType", fields.get("mime_type", ""))
+            value = fields.get("data", fields.get("fileUri", fields.get("file_uri", "")))
+            return kind, mime, value
+    return None
+
+
+async def test_a_text_only_judge_refuses_media(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, media_types=[])
+    with pytest.raises(InvalidArgument) as err:
+        await Pointwise().evaluate_input(
+            media_input({"mime": "image/png", "data": PNG}), "pointwise_metric_input", CALL
+        )
+    assert "reads text only" in err.value.message
+    assert "image/png" in err.value.message
+    assert fake.calls == []
+
+
+def picks(winner: str) -> Callable[[str], str]:
+    """A judge that picks the response holding ``winner`` ("CAND", "BASE"), "A" for A-bias."""
+
+    def answer(prompt: str) -> str:
+        if winner == "A":
+            return choice("A")
+        first = "A" if prompt.index(winner) < prompt.index(OTHER[winner]) else "B"
+        return choice(first)
+
+    return answer
+
+
+OTHER = {"CAND": "BASE", "BASE": "CAND"}
+
+
+@pytest.mark.parametrize(
+    ("judge", "expected"),
+    [
+        ("A", "TIE"),  # position bias: A is the baseline twice, then the candidate twice
+        ("CAND", "CANDIDATE"),
+        ("BASE", "BASELINE"),
+    ],
+)
+async def test_vertex_defaults_flip_half_of_four_samples(
+    fake: FakeJudge,
+    backend: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    judge: str,
+    expected: str,
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, sampling=None)
+    monkeypatch.setattr(fake, "default", picks(judge))
+    metric_input = m.PairwiseQuestionAnsweringQualityInput(
+        instance=m.PairwiseQuestionAnsweringQualityInstance(
+            prediction="CAND", baseline_prediction="BASE", instruction="Q?", context="C"
+        )
+    )
+    result: Any = await PairwiseQuestionAnsweringQuality().evaluate_input(
+        metric_input, "pairwise_question_answering_quality_input", CALL
+    )
+    assert m.PairwiseChoice.Name(result.pairwise_choice) == expected
+    assert result.confidence == (0.5 if expected == "TIE" else 1.0)
+    orders = [c.prompt.index("CAND") < c.prompt.index("BASE") for c in fake.calls]
+    assert sorted(orders) == [False, False, True, True]  # two samples flipped
+
+
+async def test_vertex_defaults_sample_four_times(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, sampling=None)
+    fake.script(verdict(4), verdict(4), verdict(2), verdict(4))
+    result: Any = await Fluency().evaluate_input(
+        m.FluencyInput(instance=m.FluencyInstance(prediction="Hello there.")), "fluency_input", CALL
+    )
+    assert len(fake.calls) == 4
+    assert (result.score, result.confidence) == (4.0, 0.75)
+    # The request's own autorater_config still wins.
+    fake.reset()
+    fake.script(verdict(2))
+    result = await Fluency().evaluate_input(
+        m.FluencyInput(instance=m.FluencyInstance(prediction="Hello there.")),
+        "fluency_input",
+        autorater(sampling_count=1),
+    )
+    assert (len(fake.calls), result.score, result.confidence) == (1, 2.0, 1.0)
+
+
+async def test_without_structured_output_the_prompt_carries_the_format(
+    fake: FakeJudge, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url, backend, structured_output=False)
+    fake.script("The response is polite.\nscore: 4")
+    result: Any = await Pointwise().evaluate_input(
+        pointwise_input(), "pointwise_metric_input", CALL
+    )
+    assert result.score == 4.0
+    (call,) = fake.calls
+    assert "responseJsonSchema" not in call.body.get("generationConfig", {})
+    assert "response_format" not in call.body
+    assert call.prompt.endswith(
+        'matching this JSON schema:\n{"type":"object","properties":{"explanation":'
+        '{"type":"string"},"score":{"type":"number"}},"required":["explanation","score"]}'
+    )

@@ -72,7 +72,11 @@ def test_conversation_roles_tool_calls_and_skipped_parts() -> None:
     )
     assert found.response == "It is 20."
     (media,) = found.media
-    assert (media.mime_type, media.data, media.label) == ("image/png", b"\0", "[media 1: image/png]")
+    assert (media.mime_type, media.data, media.label) == (
+        "image/png",
+        b"\0",
+        "[media 1: image/png]",
+    )
     assert media.path == "instance.prompt.contents.contents[2].parts[1].inline_data"
 
 

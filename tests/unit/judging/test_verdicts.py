@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from evald.judges.output import OutputError
 from evald.judging import verdicts
 from evald.judging.verdicts import BINARY, LIKERT, OPEN, VERBOSITY
+from hypothesis import given
+from hypothesis import strategies as st
 
 SCORE_CASES = [
     # (judge text, scale, expected score, expected explanation)
@@ -98,7 +98,9 @@ def test_unreadable_choice(text: str) -> None:
 
 @pytest.mark.parametrize(("values", "final", "confidence"), MEDIAN)
 def test_median_score(values: list[float], final: float, confidence: float) -> None:
-    assert verdicts.median_score(values) == (final, pytest.approx(confidence))
+    score, agreement = verdicts.median_score(values)
+    assert score == final
+    assert agreement == pytest.approx(confidence)
 
 
 @given(st.lists(st.sampled_from([1.0, 2.0, 3.0, 4.0, 5.0]), min_size=1, max_size=8))

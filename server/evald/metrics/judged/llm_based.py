@@ -65,7 +65,7 @@ class LlmBased(Metric):
         if parser.WhichOneof("parser") != "custom_code_parser_config":
             outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN, media=sink.media)
             assert outcome.score is not None
-            return Outcome(outcome.score, outcome.explanation)
+            return Outcome(outcome.score, outcome.explanation, saw_all_parts=True)
         code = parser.custom_code_parser_config.parsing_function
         field = f"{path}.result_parser_config.custom_code_parser_config.parsing_function"
         if not code.strip():
@@ -202,4 +202,6 @@ async def _rubric_based(spec: Any, instance: InstanceView, call: Call, path: str
         prompt = rubrics.critique_prompt(sections, found)
     verdicts = await rubrics.critique(call, prompt, len(found), system=system_of(spec), media=media)
     judged = rubrics.Judged(found, verdicts)
-    return Outcome(judged.score, judged.explanation(), judged.verdict_messages())
+    return Outcome(
+        judged.score, judged.explanation(), judged.verdict_messages(), saw_all_parts=True
+    )

@@ -117,5 +117,7 @@ class Pairwise(Metric):
         outcome = await engine.pairwise(call, render, system_of(spec), media=sink.media)
         assert outcome.choice is not None
         return Outcome(
-            SCORES[outcome.choice], f"pairwise_choice: {outcome.choice}. {outcome.explanation}"
+            SCORES[outcome.choice],
+            f"pairwise_choice: {outcome.choice}. {outcome.explanation}",
+            saw_all_parts=True,
         )

@@ -63,7 +63,7 @@ class Pointwise(Metric):
         prompt = templates.fill(template_of(spec, path), values, instance.path)
         outcome = await engine.pointwise(call, prompt, system_of(spec), OPEN, media=sink.media)
         assert outcome.score is not None  # strict mode: an unreadable answer raised
-        return Outcome(outcome.score, outcome.explanation)
+        return Outcome(outcome.score, outcome.explanation, saw_all_parts=True)
 
 
 def variables(instance: InstanceView, sink: MediaSink) -> dict[str, str]:

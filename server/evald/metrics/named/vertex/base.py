@@ -116,7 +116,9 @@ class JudgeNamed(Metric):
     ) -> Outcome:
         sources = transcript.sources(instance.message, instance.path)
         self.check(sources, instance, self.required)
-        return await self.judge(params, sources, call)
+        outcome = await self.judge(params, sources, call)
+        outcome.saw_all_parts = True  # media went to the judge; thoughts are not content
+        return outcome
 
     @abstractmethod
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
