@@ -313,3 +313,76 @@ def test_llm_specs_use_the_judge(
     assert violation(results[3]) == "metrics[3].llm_based_metric_spec.rubric_group_key"
     assert violation(results[4]) == "instance"
     assert results[5].score == 3.0
+
+
+CAT_PNG = "iVBORw0KGgpjYXQ="  # base64 of a few bytes standing for an image
+
+
+def media_instance() -> dict[str, Any]:
+    return {
+        "prompt": {"text": "Draw a cat"},
+        "response": {
+            "contents": {
+                "contents": [
+                    {
+                        "role": "model",
+                        "parts": [
+                            {"text": "Here:"},
+                            {"inline_data": {"mime_type": "image/png", "data": CAT_PNG}},
+                        ],
+                    }
+                ]
+            }
+        },
+    }
+
+
+def media_answer(prompt: str) -> str:
+    """3 for the caller's template; 1 (safe) for ``safety_v1``, whose scale is 0 or 1."""
+    return json.dumps({"explanation": "seen", "score": 3 if prompt.startswith("Rate") else 1})
+
+
+MEDIA_METRICS = [
+    {"pointwise_metric_spec": {"metric_prompt_template": "Rate {response} for {prompt}"}},
+    {"predefined_metric_spec": {"metric_spec_name": "safety_v1"}},
+]
+
+
+def test_images_reach_a_gemini_judge_as_image_parts(
+    channel: grpc.Channel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with running(FakeJudge(default=media_answer)) as fake:
+        configure(monkeypatch, tmp_path, fake.url)
+        body = {"metrics": MEDIA_METRICS, "instance": media_instance()}
+        results = evaluate(channel, body).metric_results
+        assert [(r.error.code, r.score) for r in results] == [(0, 3.0), (0, 1.0)]
+        assert all("ignored" not in r.explanation for r in results)
+        for call in fake.calls:
+            parts = call.body["contents"][0]["parts"]
+            assert "Here:\n[media 1: image/png]" in call.prompt
+            assert parts[-2] == {"text": "[media 1: image/png]"}
+            inline = parts[-1]["inlineData"]
+            assert inline["data"] == CAT_PNG
+            assert "image/png" in inline.values()
+        assert len(fake.calls) == 2
+
+
+def test_a_text_only_judge_fails_each_media_metric_naming_the_part(
+    channel: grpc.Channel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with running(FakeJudge(default=judge_answer)) as fake:
+        configure(monkeypatch, tmp_path, fake.url, "openai", media_types=[])
+        body = {
+            "metrics": [*MEDIA_METRICS, {"exact_match_spec": {}}],
+            "instance": {**media_instance(), "reference": {"text": "Here:"}},
+        }
+        results = evaluate(channel, body).metric_results
+        assert fake.calls == []  # nothing is scored for content the judge could not see
+    part = "instance.response.contents.contents[0].parts[1].inline_data"
+    for result in results[:2]:
+        assert result.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        assert violation(result) == part
+        assert "reads text only" in result.error.message
+    # A computed metric reads the text and says what it skipped.
+    assert results[2].score == 1.0
+    assert "ignored" in results[2].explanation

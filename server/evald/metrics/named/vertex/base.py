@@ -13,8 +13,9 @@ evald's own prompts. Three kinds:
 
 The SDK's version suffixes (v1, v2, v3) name Google's judge generations; here each version of a
 metric uses the same prompts, and the judge is whatever the server's judge config says. The
-request's ``autorater_config`` applies when given. ``gecko_text2image_*`` / ``gecko_text2video_*``
-judge images and videos, which evald's text-only judges cannot read: they answer UNIMPLEMENTED.
+request's ``autorater_config`` applies when given. Images, audio, video and documents in the
+instance reach the judge as media (:mod:`evald.judging.media`). ``gecko_text2image_*`` /
+``gecko_text2video_*`` (Google's Gecko recipe) are not implemented: they answer UNIMPLEMENTED.
 """
 
 from __future__ import annotations
@@ -328,7 +329,7 @@ TOOL_USE = (
 
 
 class GeckoUnserved(JudgeNamed):
-    """A Gecko metric: needs a judge that reads images or videos, which evald does not have."""
+    """A Gecko metric: Google's Gecko recipe, which evald does not implement."""
 
     medium: ClassVar[str]
     reads = ()
@@ -337,6 +338,8 @@ class GeckoUnserved(JudgeNamed):
 
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         raise Unimplemented(
-            f"{self.name} judges the {self.medium} in the response with a multimodal judge; "
-            "evald's judges read text only, so this metric is not served"
+            f"{self.name} is Google's Gecko recipe for judging the {self.medium} in the "
+            "response, which evald does not implement; judge the "
+            f"{self.medium} with llm_based_metric_spec (rubrics or a template) and a judge "
+            f"whose model reads {self.medium}s"
         )

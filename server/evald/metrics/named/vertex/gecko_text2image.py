@@ -12,6 +12,7 @@ class GeckoText2Image(GeckoUnserved):
     aliases = ("gecko_text2image_v2",)
     medium = "image"
     definition = (
-        "Not served: Gecko text-to-image alignment needs a judge that reads the generated "
-        "image; evald's judges read text only, so it answers UNIMPLEMENTED."
+        "Not served: Gecko text-to-image alignment is Google's own question-generation and "
+        "scoring recipe, which evald does not implement; it answers UNIMPLEMENTED. Judge "
+        "generated images with `llm_based_metric_spec` and a judge whose model reads them."
     )

@@ -12,6 +12,7 @@ class GeckoText2Video(GeckoUnserved):
     aliases = ("gecko_text2video_v2",)
     medium = "video"
     definition = (
-        "Not served: Gecko text-to-video alignment needs a judge that reads the generated "
-        "video; evald's judges read text only, so it answers UNIMPLEMENTED."
+        "Not served: Gecko text-to-video alignment is Google's own question-generation and "
+        "scoring recipe, which evald does not implement; it answers UNIMPLEMENTED. Judge "
+        "generated videos with `llm_based_metric_spec` and a judge whose model reads them."
     )
