@@ -39,7 +39,7 @@ def main(address: str) -> dict[str, Any]:
         credentials=AnonymousCredentials(),  # type: ignore[no-untyped-call]
     )
     pd: Any = importlib.import_module("pandas")  # no type stubs installed
-    metrics = [
+    metrics: list[Any] = [
         MetricPromptTemplateExamples.Pointwise.FLUENCY,
         MetricPromptTemplateExamples.Pairwise.FLUENCY,
     ]
