@@ -33,9 +33,11 @@ def configure(
     cache: bool = False,
     timeout: float = 5.0,
     attempts: int = 3,
+    prompts: str | None = None,
     **judge: Any,
 ) -> Path:
-    """Write a JSON judge config for one judge at ``url`` and point the environment at it."""
+    """Write a JSON judge config for one judge at ``url`` and point the environment at it
+    (``prompts``: the prompt set of the predefined metrics; unset: the default)."""
     entry: dict[str, Any] = {
         "backend": backend,
         "model": MODELS[backend],
@@ -54,7 +56,14 @@ def configure(
         "cache": {"enabled": cache, "path": str(tmp_path / "judge-cache.sqlite3")},
         "judges": {"fake": entry},
     }
-    for name in ("EVALD_JUDGE_CACHE", "EVALD_JUDGE_TIMEOUT", "EVALD_JUDGE_MAX_ATTEMPTS"):
+    if prompts is not None:
+        config["prompts"] = prompts
+    for name in (
+        "EVALD_JUDGE_CACHE",
+        "EVALD_JUDGE_TIMEOUT",
+        "EVALD_JUDGE_MAX_ATTEMPTS",
+        "EVALD_JUDGE_PROMPTS",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FAKE_JUDGE_KEY", API_KEY)
     monkeypatch.setenv("EVALD_JUDGE_CONFIG", str(CONFIG))

@@ -5,6 +5,7 @@ File format (TOML shown; the JSON form has the same keys)::
 
     default_judge = "gemini"      # used when a request names no autorater_model
     timeout_seconds = 60          # per judge call (also capped by the request's deadline)
+    prompts = "evald"             # prompt set of the predefined metrics, or "vertex-sdk"
 
     [retry]
     max_attempts = 4              # per sample, first attempt included
@@ -24,8 +25,8 @@ File format (TOML shown; the JSON form has the same keys)::
 Without a file, ``EVALD_JUDGE_BACKEND`` / ``EVALD_JUDGE_MODEL`` / ``EVALD_JUDGE_BASE_URL`` /
 ``EVALD_JUDGE_API_KEY`` (or ``EVALD_JUDGE_API_KEY_FILE``) / ``EVALD_JUDGE_VERTEX`` /
 ``EVALD_JUDGE_PROJECT`` / ``EVALD_JUDGE_LOCATION`` define one judge named ``default``.
-``EVALD_JUDGE_CACHE`` (a path, or ``off``), ``EVALD_JUDGE_TIMEOUT`` and
-``EVALD_JUDGE_MAX_ATTEMPTS`` override the file. Keys never appear in the file itself.
+``EVALD_JUDGE_CACHE`` (a path, or ``off``), ``EVALD_JUDGE_TIMEOUT``, ``EVALD_JUDGE_MAX_ATTEMPTS``
+and ``EVALD_JUDGE_PROMPTS`` override the file. Keys never appear in the file itself.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evald.judges import prompt_sets
 from evald.judges.backends import backends
 from evald.judges.retry import RetryPolicy
 from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag, short_model_name
@@ -61,6 +63,8 @@ class JudgesConfig:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     cache_enabled: bool = True
     cache_path: Path = field(default_factory=lambda: default_cache_path(os.environ))
+    prompts: str = prompt_sets.EVALD
+    """The prompt set of the predefined judge metrics (:mod:`evald.judges.prompt_sets`)."""
 
     def resolve(self, requested: str) -> tuple[JudgeSpec, str]:
         """The judge and model for a request's ``autorater_model`` ("" = the default judge).
@@ -91,8 +95,8 @@ def load(
 ) -> JudgesConfig | None:
     """The judge configuration, or None if none is set. In order of precedence: the judge
     config file ``path``; one judge defined by ``EVALD_JUDGE_BACKEND`` & co. in ``env``; the
-    server config file's ``[judges]`` table. ``EVALD_JUDGE_CACHE``, ``EVALD_JUDGE_TIMEOUT`` and
-    ``EVALD_JUDGE_MAX_ATTEMPTS`` override whichever is used."""
+    server config file's ``[judges]`` table. ``EVALD_JUDGE_CACHE``, ``EVALD_JUDGE_TIMEOUT``,
+    ``EVALD_JUDGE_MAX_ATTEMPTS`` and ``EVALD_JUDGE_PROMPTS`` override whichever is used."""
     if path is not None:
         raw, source = _read_file(path), str(path)
     elif env.get("EVALD_JUDGE_BACKEND", "").strip():
@@ -104,7 +108,7 @@ def load(
     return _build(raw, env, source=source)
 
 
-SHARED_KEYS = ("default_judge", "timeout_seconds", "retry", "cache")
+SHARED_KEYS = ("default_judge", "timeout_seconds", "retry", "cache", "prompts")
 """Keys of a ``[judges]`` table that are not judges."""
 
 
@@ -170,6 +174,9 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         cache_enabled = False
     elif override:
         cache_enabled, cache_path = True, Path(override)
+    prompts = prompt_sets.check(
+        env.get("EVALD_JUDGE_PROMPTS", "").strip() or raw.get("prompts", prompt_sets.EVALD)
+    )
     return JudgesConfig(
         judges=judges,
         default_judge=default,
@@ -177,6 +184,7 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         retry=retry,
         cache_enabled=cache_enabled,
         cache_path=cache_path.expanduser(),
+        prompts=prompts,
     )
 
 

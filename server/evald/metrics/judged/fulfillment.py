@@ -13,14 +13,31 @@ class Fulfillment(DefinedJudgeMetric):
     result_field = "fulfillment_result"
     prompt = JudgePrompt(
         title="instruction fulfillment",
-        criterion="The response does everything the instruction asks, respecting every "
-        "requirement and constraint it states.",
+        definition="Instruction fulfillment: how completely the response does what the user "
+        "instruction asks.",
+        criteria=(
+            (
+                "Instruction following",
+                "The response grasps the intent of the instruction and meets every requirement "
+                "it states: the task, and any format, length, tone or content to include or "
+                "leave out.",
+            ),
+        ),
         rubric=likert(
-            "complete fulfillment: every requirement is met",
-            "good fulfillment: the main request is met, a minor requirement is missed",
-            "some fulfillment: the main request is met, several requirements are missed",
-            "poor fulfillment: only a small part of the request is met",
-            "no fulfillment: the response does not address the instruction",
+            "complete fulfillment: every aspect of the instruction is addressed and every "
+            "requirement met",
+            "good fulfillment: the instruction is well understood; only a very minor detail is "
+            "missed or slightly off",
+            "some fulfillment: the main request is addressed, but some minor aspects or "
+            "requirements are ignored",
+            "poor fulfillment: key requirements or major parts of the instruction are missed",
+            "no fulfillment: the response does not address what matters most in the instruction",
+        ),
+        steps=(
+            "List what the instruction asks for: its main task and each explicit requirement.",
+            "Check whether the response addresses the intent of the instruction.",
+            "Check each requirement against the response.",
+            "Choose the rubric rating that matches what you found.",
         ),
         scale=LIKERT,
         required=("instruction",),
