@@ -63,10 +63,12 @@ class JudgePrompt:
     """Whether the spec has ``use_reference`` (the reference is shown only when it is set)."""
 
     def pairwise(self, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> JudgePrompt:
-        """The pairwise form of this pointwise prompt: same criteria, an A/SAME/B rubric."""
+        """The pairwise form of this pointwise prompt: same criteria, an A/SAME/B rubric and
+        steps that judge each response, then compare."""
         return replace(
             self,
             rubric=PAIRWISE_RUBRIC,
+            steps=PAIRWISE_STEPS,
             scale=None,
             required=required,
             optional=optional,
@@ -212,19 +214,7 @@ def render_pairwise(d: JudgePrompt, fields: dict[str, str], flipped: bool) -> st
     if flipped:
         a, b = b, a
     rubric = "\n".join(f"- {value}: {meaning}" for value, meaning in d.rubric)
-    steps = "\n".join(
-        f"{i}. {step}"
-        for i, step in enumerate(
-            (
-                "Judge Response A against each criterion.",
-                "Judge Response B against each criterion.",
-                "Compare the two judgements criterion by criterion and decide which response "
-                "meets the criteria better overall, or whether they are equally good.",
-                "Give your choice, A, SAME or B, as the rating rubric defines it.",
-            ),
-            1,
-        )
-    )
+    steps = "\n".join(f"{i}. {step}" for i, step in enumerate(d.steps, 1))
     return (
         f"# Task\nYou are comparing two AI-generated responses, Response A and Response B, for "
         f"{d.title}. Read the inputs, judge each response against the criteria by following the "
@@ -266,4 +256,11 @@ PAIRWISE_RUBRIC = (
     ("A", "Response A meets the criteria better than Response B."),
     ("SAME", "Both responses meet the criteria equally well (or equally badly)."),
     ("B", "Response B meets the criteria better than Response A."),
+)
+PAIRWISE_STEPS = (
+    "Judge Response A against each criterion.",
+    "Judge Response B against each criterion.",
+    "Compare the two judgements criterion by criterion and decide which response meets the "
+    "criteria better overall, or whether they are equally good.",
+    "Give your choice, A, SAME or B, as the rating rubric defines it.",
 )
