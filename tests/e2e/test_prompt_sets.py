@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 import pytest
+from evald.judges import prompt_sets
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -299,4 +300,27 @@ def test_required_field_over_grpc_and_http(
         for v in detail["fieldViolations"]
     ]
     assert violations == [path]
+    assert fake.calls == []
+
+
+def test_vertex_sdk_without_the_sdk_is_failed_precondition_naming_the_extra(
+    channel: grpc.Channel, fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def find_spec(name: str, *args: Any) -> None:
+        return None  # google-cloud-aiplatform as if it were not installed
+
+    prompt_sets.vertex_sdk_templates.cache_clear()
+    monkeypatch.setattr(prompt_sets.importlib.util, "find_spec", find_spec)
+    fake.reset()
+    # A timeout no other test writes: the watched file's content is new, so it is reloaded.
+    configure(monkeypatch, tmp_path, fake.url, prompts="vertex-sdk", timeout=4.25)
+    try:
+        metric = metric_input("fluency_input", {"prediction": "Hi."}, {})
+        with pytest.raises(grpc.RpcError) as raised:
+            evaluate(channel, "fluency_input", metric, sampling_count=1)
+    finally:
+        prompt_sets.vertex_sdk_templates.cache_clear()
+    error: Any = raised.value
+    assert error.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "pip install 'evald[vertex-sdk-prompts]'" in error.details()
     assert fake.calls == []
