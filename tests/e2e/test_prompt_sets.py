@@ -306,11 +306,11 @@ def test_required_field_over_grpc_and_http(
 def test_vertex_sdk_without_the_sdk_is_failed_precondition_naming_the_extra(
     channel: grpc.Channel, fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def find_spec(name: str, *args: Any) -> None:
+    def find_spec() -> None:
         return None  # google-cloud-aiplatform as if it were not installed
 
     prompt_sets.vertex_sdk_templates.cache_clear()
-    monkeypatch.setattr(prompt_sets.importlib.util, "find_spec", find_spec)
+    monkeypatch.setattr(prompt_sets, "find_vertexai", find_spec)
     fake.reset()
     # A timeout no other test writes: the watched file's content is new, so it is reloaded.
     configure(monkeypatch, tmp_path, fake.url, prompts="vertex-sdk", timeout=4.25)

@@ -18,6 +18,7 @@ import importlib.metadata
 import importlib.util
 import re
 from collections.abc import Mapping
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 from evald.judges.spec import ConfigError
@@ -103,10 +104,7 @@ def _module_path() -> Path:
         f"prompts = '{VERTEX_SDK}' reads the published templates from an installed "
         f"{DISTRIBUTION}, which is missing: pip install '{EXTRA}'"
     )
-    try:
-        spec = importlib.util.find_spec("vertexai")
-    except (ImportError, ValueError):
-        raise missing from None
+    spec = find_vertexai()
     if spec is None or not spec.submodule_search_locations:
         raise missing
     for root in spec.submodule_search_locations:
@@ -117,6 +115,14 @@ def _module_path() -> Path:
         f"prompts = '{VERTEX_SDK}': {DISTRIBUTION} {sdk_version()} has no {MODULE}; "
         f"install a version that has ({EXTRA})"
     )
+
+
+def find_vertexai() -> ModuleSpec | None:
+    """Where the installed ``vertexai`` package is (None if it is not), without importing it."""
+    try:
+        return importlib.util.find_spec("vertexai")
+    except (ImportError, ValueError):
+        return None
 
 
 def sdk_version() -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from evald.judges import prompt_sets
@@ -25,11 +24,11 @@ ENV = {"K": "secret-value", "XDG_CACHE_HOME": "/c"}
 def no_sdk(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """google-cloud-aiplatform as if it were not installed (and nothing loaded before)."""
 
-    def find_spec(name: str, *args: Any) -> None:
+    def find_spec() -> None:
         return None
 
     prompt_sets.vertex_sdk_templates.cache_clear()
-    monkeypatch.setattr(prompt_sets.importlib.util, "find_spec", find_spec)
+    monkeypatch.setattr(prompt_sets, "find_vertexai", find_spec)
     yield
     prompt_sets.vertex_sdk_templates.cache_clear()
 
