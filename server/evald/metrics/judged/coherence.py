@@ -28,8 +28,7 @@ class Coherence(DefinedJudgeMetric):
             "mostly coherent: well organised, with a small gap or an abrupt transition",
             "somewhat coherent: the structure is recognisable, but several transitions are "
             "unclear or parts are loosely tied together",
-            "somewhat incoherent: weak organisation; the reader has to work out how the ideas "
-            "relate",
+            "mostly incoherent: weak organisation; the reader has to work out how the ideas relate",
             "incoherent: no discernible order; the ideas are disconnected or contradict each other",
         ),
         steps=(

@@ -29,7 +29,7 @@ class Fluency(DefinedJudgeMetric):
             "mostly fluent: at most a few small slips; clear wording, sentences connect well",
             "somewhat fluent: errors or clumsy phrasing slow the reader down, though the meaning "
             "stays clear",
-            "somewhat inarticulate: frequent errors and awkward sentences make the text hard to "
+            "mostly inarticulate: frequent errors and awkward sentences make the text hard to "
             "follow",
             "inarticulate: so many errors that parts of the text cannot be understood",
         ),

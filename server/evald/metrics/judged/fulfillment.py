@@ -24,14 +24,13 @@ class Fulfillment(DefinedJudgeMetric):
             ),
         ),
         rubric=likert(
-            "complete fulfillment: every aspect of the instruction is addressed and every "
-            "requirement met",
-            "good fulfillment: the instruction is well understood; only a very minor detail is "
-            "missed or slightly off",
-            "some fulfillment: the main request is addressed, but some minor aspects or "
-            "requirements are ignored",
-            "poor fulfillment: key requirements or major parts of the instruction are missed",
-            "no fulfillment: the response does not address what matters most in the instruction",
+            "complete fulfillment: nothing the instruction asks for is missing or done differently",
+            "good fulfillment: the request is met, with only a very minor detail missing or "
+            "slightly off",
+            "some fulfillment: the main request is met, but some smaller parts or requirements "
+            "are ignored",
+            "poor fulfillment: key requirements or large parts of the request are missing",
+            "no fulfillment: what matters most in the instruction is not done",
         ),
         steps=(
             "List what the instruction asks for: its main task and each explicit requirement.",

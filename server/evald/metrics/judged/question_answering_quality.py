@@ -27,24 +27,31 @@ class QuestionAnsweringQuality(DefinedJudgeMetric):
                 "The answer uses only information found in the context; it brings in no "
                 "outside facts.",
             ),
-            ("Completeness", "The answer fully answers the question, with enough detail."),
-            ("Fluency", "The answer is well organised and easy to read."),
+            (
+                "Completeness",
+                "Nothing the question asks for is left unanswered, and the answer gives the "
+                "detail needed to be useful.",
+            ),
+            ("Fluency", "The answer reads easily: clear sentences in a sensible order."),
         ),
         rubric=likert(
-            "very good: follows the instruction and is grounded, complete and fluent",
-            "good: follows the instruction and is grounded and complete, but could read better",
-            "ok: mostly follows the instruction and is grounded, but answers the question only "
-            "in part and could read better",
-            "bad: does not follow the instruction well, or is incomplete, or is not fully grounded",
-            "very bad: does not follow the instruction, is wrong and is not grounded",
+            "very good: meets every criterion: does what the instruction asks, stays within the "
+            "context, answers the whole question and reads well",
+            "good: does what the instruction asks, stays within the context and answers the "
+            "whole question, but reads less well",
+            "ok: broadly does what the instruction asks and stays within the context, but "
+            "answers only part of the question and reads less well",
+            "bad: falls short of the instruction, leaves the question partly unanswered, or "
+            "brings in something the context does not support",
+            "very bad: ignores the instruction, answers wrongly and goes beyond the context",
         ),
         steps=(
             "Identify the question and any requirements the instruction sets.",
             "Check each statement of the answer against the context.",
             "Check whether the answer covers everything the question asks.",
             "Check how well the answer reads.",
-            "Go through the rubric from the lowest rating up and choose the highest one whose "
-            "conditions all hold.",
+            "Choose the rating whose description fits. A failed criterion caps the rating at "
+            "the level that names that failure.",
         ),
         scale=LIKERT,
         has_reference_option=True,

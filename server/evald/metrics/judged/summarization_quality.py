@@ -32,24 +32,24 @@ class SummarizationQuality(DefinedJudgeMetric):
                 "The summary keeps the key information of the context, without padding and "
                 "without cutting so much that important points are lost.",
             ),
-            ("Fluency", "The summary is well organised and easy to read."),
+            ("Fluency", "The summary reads easily: clear sentences in a sensible order."),
         ),
         rubric=likert(
-            "very good: follows the instruction and is grounded, concise and fluent, with "
-            "nothing to improve",
-            "good: follows the instruction and is grounded, concise and fluent, with small room "
-            "for improvement",
-            "ok: mostly follows the instruction and is grounded, but is not concise or not fluent",
-            "bad: grounded, but does not follow the instruction",
-            "very bad: not grounded: it states something the context does not",
+            "very good: meets every criterion (does what the instruction asks, stays within the "
+            "context, concise, reads well) with nothing to improve",
+            "good: meets every criterion, with small room for improvement",
+            "ok: stays within the context and broadly does what the instruction asks, but is "
+            "wordy, leaves out key points, or reads poorly",
+            "bad: stays within the context, but does not do what the instruction asks",
+            "very bad: states something the context does not support",
         ),
         steps=(
             "Check groundedness: look for anything in the summary that the context does not "
             "support. If there is any, the rating is 1.",
-            "Check instruction following, limits included. If the summary does not follow the "
-            "instruction, the rating is 2.",
-            "Check conciseness and fluency.",
-            "Choose the highest rubric rating whose conditions all hold.",
+            "Check instruction following, limits included. If the summary does not do what the "
+            "instruction asks, the rating is 2.",
+            "Otherwise check conciseness and fluency: 3 if the summary falls short on either, 4 "
+            "or 5 if it meets both (5 only with nothing left to improve).",
         ),
         scale=LIKERT,
         has_reference_option=True,

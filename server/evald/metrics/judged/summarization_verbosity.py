@@ -28,8 +28,8 @@ class SummarizationVerbosity(DefinedJudgeMetric):
         rubric=(
             (
                 "2",
-                "too verbose: much longer than needed; repetition or needless detail buries the "
-                "relevant information",
+                "far too verbose: much longer than needed; repetition or needless detail buries "
+                "the relevant information",
             ),
             (
                 "1",
@@ -37,8 +37,8 @@ class SummarizationVerbosity(DefinedJudgeMetric):
                 "is there",
             ),
             ("0", "just right: complete and concise"),
-            ("-1", "somewhat brief: the core is there, but some needed detail is missing"),
-            ("-2", "too brief: crucial information is missing"),
+            ("-1", "somewhat terse: the core is there, but some needed detail is missing"),
+            ("-2", "far too terse: crucial information is missing"),
         ),
         steps=(
             "Check completeness: what needed information from the context is missing?",
