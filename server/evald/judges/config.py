@@ -174,8 +174,10 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         cache_enabled = False
     elif override:
         cache_enabled, cache_path = True, Path(override)
+    prompts_env = env.get("EVALD_JUDGE_PROMPTS", "").strip()
     prompts = prompt_sets.check(
-        env.get("EVALD_JUDGE_PROMPTS", "").strip() or raw.get("prompts", prompt_sets.EVALD)
+        prompts_env or raw.get("prompts", prompt_sets.EVALD),
+        "EVALD_JUDGE_PROMPTS" if prompts_env else "prompts",
     )
     return JudgesConfig(
         judges=judges,

@@ -54,11 +54,12 @@ for pairwise, the baseline response (Response A)."""
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def check(name: object) -> str:
-    """A ``prompts`` setting, validated; ``vertex-sdk`` also needs the templates installed."""
-    value = str(name).strip().lower() if isinstance(name, str) else None
+def check(name: object, where: str = "prompts") -> str:
+    """A ``prompts`` setting (read from ``where``), validated; ``vertex-sdk`` also needs the
+    templates installed."""
+    value = name.strip().lower() if isinstance(name, str) else None
     if value not in PROMPT_SETS:
-        raise ConfigError(f"prompts must be one of {list(PROMPT_SETS)}, got {name!r}")
+        raise ConfigError(f"{where} must be one of {list(PROMPT_SETS)}, got {name!r}")
     if value == VERTEX_SDK:
         vertex_sdk_templates()
     return value

@@ -68,6 +68,11 @@ def test_unknown_prompt_set_is_a_config_error(value: object) -> None:
         load(None, {"prompts": value, "g": GEMINI}, ENV)
 
 
+def test_unknown_prompt_set_in_the_environment_names_the_variable() -> None:
+    with pytest.raises(ConfigError, match=r"^EVALD_JUDGE_PROMPTS must be one of"):
+        load(None, {"g": GEMINI}, {**ENV, "EVALD_JUDGE_PROMPTS": "google"})
+
+
 @pytest.mark.usefixtures("no_sdk")
 def test_vertex_sdk_without_the_sdk_names_the_extra() -> None:
     with pytest.raises(ConfigError, match=r"pip install 'evald\[vertex-sdk-prompts\]'"):
