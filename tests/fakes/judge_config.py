@@ -34,13 +34,15 @@ def configure(
     timeout: float = 5.0,
     attempts: int = 3,
     sampling: tuple[int, bool] | None = (1, False),
+    prompts: str | None = None,
     **judge: Any,
 ) -> Path:
     """Write a JSON judge config for one judge at ``url`` and point the environment at it.
 
     ``sampling`` is the server's (sampling_count, flip_enabled) for requests that leave them
     unset: one unflipped sample keeps a scripted judge's replies in step with the calls; None
-    leaves Vertex's defaults (4 samples, half flipped)."""
+    leaves Vertex's defaults (4 samples, half flipped). ``prompts``: the prompt set of the
+    predefined metrics (unset: the default)."""
     entry: dict[str, Any] = {
         "backend": backend,
         "model": MODELS[backend],
@@ -61,12 +63,15 @@ def configure(
     }
     if sampling is not None:
         config["sampling_count"], config["flip_enabled"] = sampling
+    if prompts is not None:
+        config["prompts"] = prompts
     for name in (
         "EVALD_JUDGE_CACHE",
         "EVALD_JUDGE_TIMEOUT",
         "EVALD_JUDGE_MAX_ATTEMPTS",
         "EVALD_JUDGE_SAMPLING_COUNT",
         "EVALD_JUDGE_FLIP_ENABLED",
+        "EVALD_JUDGE_PROMPTS",
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FAKE_JUDGE_KEY", API_KEY)

@@ -7,6 +7,7 @@ File format (TOML shown; the JSON form has the same keys)::
     timeout_seconds = 60          # per judge call (also capped by the request's deadline)
     sampling_count = 4            # samples when autorater_config.sampling_count is unset
     flip_enabled = true           # pairwise: flip half the samples when flip_enabled is unset
+    prompts = "evald"             # prompt set of the predefined metrics, or "vertex-sdk"
 
     [retry]
     max_attempts = 4              # per sample, first attempt included
@@ -28,8 +29,8 @@ Without a file, ``EVALD_JUDGE_BACKEND`` / ``EVALD_JUDGE_MODEL`` / ``EVALD_JUDGE_
 ``EVALD_JUDGE_API_KEY`` (or ``EVALD_JUDGE_API_KEY_FILE``) / ``EVALD_JUDGE_VERTEX`` /
 ``EVALD_JUDGE_PROJECT`` / ``EVALD_JUDGE_LOCATION`` define one judge named ``default``.
 ``EVALD_JUDGE_CACHE`` (a path, or ``off``), ``EVALD_JUDGE_TIMEOUT``,
-``EVALD_JUDGE_MAX_ATTEMPTS``, ``EVALD_JUDGE_SAMPLING_COUNT`` and ``EVALD_JUDGE_FLIP_ENABLED``
-override the file. Keys never appear in the file itself.
+``EVALD_JUDGE_MAX_ATTEMPTS``, ``EVALD_JUDGE_SAMPLING_COUNT``, ``EVALD_JUDGE_FLIP_ENABLED`` and
+``EVALD_JUDGE_PROMPTS`` override the file. Keys never appear in the file itself.
 
 ``sampling_count`` and ``flip_enabled`` are what a request that leaves those
 ``autorater_config`` fields unset gets. Vertex AI documents 4 and true, evald's defaults too;
@@ -44,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evald.judges import prompt_sets
 from evald.judges.backends import backends
 from evald.judges.retry import RetryPolicy
 from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag, short_model_name
@@ -92,6 +94,8 @@ class JudgesConfig:
     cache_enabled: bool = True
     cache_path: Path = field(default_factory=lambda: default_cache_path(os.environ))
     sampling: SamplingDefaults = field(default_factory=SamplingDefaults)
+    prompts: str = prompt_sets.EVALD
+    """The prompt set of the predefined judge metrics (:mod:`evald.judges.prompt_sets`)."""
 
     def resolve(self, requested: str) -> tuple[JudgeSpec, str]:
         """The judge and model for a request's ``autorater_model`` ("" = the default judge).
@@ -122,8 +126,8 @@ def load(
 ) -> JudgesConfig | None:
     """The judge configuration, or None if none is set. In order of precedence: the judge
     config file ``path``; one judge defined by ``EVALD_JUDGE_BACKEND`` & co. in ``env``; the
-    server config file's ``[judges]`` table. ``EVALD_JUDGE_CACHE``, ``EVALD_JUDGE_TIMEOUT`` and
-    ``EVALD_JUDGE_MAX_ATTEMPTS`` override whichever is used."""
+    server config file's ``[judges]`` table. ``EVALD_JUDGE_CACHE``, ``EVALD_JUDGE_TIMEOUT``,
+    ``EVALD_JUDGE_MAX_ATTEMPTS`` and ``EVALD_JUDGE_PROMPTS`` override whichever is used."""
     if path is not None:
         raw, source = _read_file(path), str(path)
     elif env.get("EVALD_JUDGE_BACKEND", "").strip():
@@ -140,6 +144,7 @@ SHARED_KEYS = (
     "timeout_seconds",
     "sampling_count",
     "flip_enabled",
+    "prompts",
     "retry",
     "cache",
 )
@@ -209,6 +214,11 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         cache_enabled = False
     elif override:
         cache_enabled, cache_path = True, Path(override)
+    prompts_env = env.get("EVALD_JUDGE_PROMPTS", "").strip()
+    prompts = prompt_sets.check(
+        prompts_env or raw.get("prompts", prompt_sets.EVALD),
+        "EVALD_JUDGE_PROMPTS" if prompts_env else "prompts",
+    )
     return JudgesConfig(
         judges=judges,
         default_judge=default,
@@ -217,6 +227,7 @@ def _build(raw: Mapping[str, Any], env: Mapping[str, str], source: str) -> Judge
         cache_enabled=cache_enabled,
         cache_path=cache_path.expanduser(),
         sampling=sampling,
+        prompts=prompts,
     )
 
 

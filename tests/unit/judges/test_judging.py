@@ -393,7 +393,7 @@ async def test_predefined_pairwise_flip_confidence(
     monkeypatch.setattr(fake, "default", always_a)
     metric_input = m.PairwiseQuestionAnsweringQualityInput(
         instance=m.PairwiseQuestionAnsweringQualityInstance(
-            prediction="4", baseline_prediction="5", instruction="2+2?"
+            prediction="4", baseline_prediction="5", instruction="2+2?", context="arithmetic"
         )
     )
     result: Any = await PairwiseQuestionAnsweringQuality().evaluate_input(

@@ -13,14 +13,30 @@ class Fulfillment(DefinedJudgeMetric):
     result_field = "fulfillment_result"
     prompt = JudgePrompt(
         title="instruction fulfillment",
-        criterion="The response does everything the instruction asks, respecting every "
-        "requirement and constraint it states.",
+        definition="Instruction fulfillment: how completely the response does what the user "
+        "instruction asks.",
+        criteria=(
+            (
+                "Instruction following",
+                "The response grasps the intent of the instruction and meets every requirement "
+                "it states: the task, and any format, length, tone or content to include or "
+                "leave out.",
+            ),
+        ),
         rubric=likert(
-            "complete fulfillment: every requirement is met",
-            "good fulfillment: the main request is met, a minor requirement is missed",
-            "some fulfillment: the main request is met, several requirements are missed",
-            "poor fulfillment: only a small part of the request is met",
-            "no fulfillment: the response does not address the instruction",
+            "complete fulfillment: nothing the instruction asks for is missing or done differently",
+            "good fulfillment: the request is met, with only a very minor detail missing or "
+            "slightly off",
+            "some fulfillment: the main request is met, but some smaller parts or requirements "
+            "are ignored",
+            "poor fulfillment: key requirements or large parts of the request are missing",
+            "no fulfillment: what matters most in the instruction is not done",
+        ),
+        steps=(
+            "List what the instruction asks for: its main task and each explicit requirement.",
+            "Check whether the response addresses the intent of the instruction.",
+            "Check each requirement against the response.",
+            "Choose the rubric rating that matches what you found.",
         ),
         scale=LIKERT,
         required=("instruction",),

@@ -14,11 +14,23 @@ class Groundedness(DefinedJudgeMetric):
     result_field = "groundedness_result"
     prompt = JudgePrompt(
         title="groundedness",
-        criterion="Every factual claim in the response is supported by the context; the "
-        "response adds no information that the context does not contain or imply.",
+        definition="Groundedness: whether everything the response states comes from the context "
+        "it was given.",
+        criteria=(
+            (
+                "Groundedness",
+                "Every piece of information in the response can be traced to the context; the "
+                "response brings in no outside facts, even true ones.",
+            ),
+        ),
         rubric=(
-            ("1", "grounded: all claims are supported by the context"),
-            ("0", "ungrounded: at least one claim is not supported by the context"),
+            ("1", "grounded: every statement of the response is supported by the context"),
+            ("0", "not grounded: the response, or part of it, cannot be traced to the context"),
+        ),
+        steps=(
+            "Split the response into its statements.",
+            "For each statement, find the part of the context that supports it.",
+            "Rate 0 if any statement has no support in the context, otherwise 1.",
         ),
         scale=BINARY,
         required=("context",),

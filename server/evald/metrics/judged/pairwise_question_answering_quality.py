@@ -3,7 +3,7 @@ candidate)."""
 
 from __future__ import annotations
 
-from evald.metrics.judged.defined import PAIRWISE_RUBRIC, DefinedJudgeMetric, JudgePrompt
+from evald.metrics.judged.defined import DefinedJudgeMetric
 from evald.metrics.judged.question_answering_quality import QuestionAnsweringQuality
 
 
@@ -12,12 +12,4 @@ class PairwiseQuestionAnsweringQuality(DefinedJudgeMetric):
 
     input_field = "pairwise_question_answering_quality_input"
     result_field = "pairwise_question_answering_quality_result"
-    prompt = JudgePrompt(
-        title="question answering quality",
-        criterion=QuestionAnsweringQuality.prompt.criterion,
-        rubric=PAIRWISE_RUBRIC,
-        scale=None,
-        has_reference_option=True,
-        required=("instruction",),
-        optional=("context",),
-    )
+    prompt = QuestionAnsweringQuality.prompt.pairwise(required=("instruction", "context"))

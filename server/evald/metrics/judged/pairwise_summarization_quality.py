@@ -3,7 +3,7 @@ candidate)."""
 
 from __future__ import annotations
 
-from evald.metrics.judged.defined import PAIRWISE_RUBRIC, DefinedJudgeMetric, JudgePrompt
+from evald.metrics.judged.defined import DefinedJudgeMetric
 from evald.metrics.judged.summarization_quality import SummarizationQuality
 
 
@@ -12,12 +12,4 @@ class PairwiseSummarizationQuality(DefinedJudgeMetric):
 
     input_field = "pairwise_summarization_quality_input"
     result_field = "pairwise_summarization_quality_result"
-    prompt = JudgePrompt(
-        title="summarization quality",
-        criterion=SummarizationQuality.prompt.criterion,
-        rubric=PAIRWISE_RUBRIC,
-        scale=None,
-        has_reference_option=True,
-        required=("context",),
-        optional=("instruction",),
-    )
+    prompt = SummarizationQuality.prompt.pairwise(required=("instruction", "context"))

@@ -14,10 +14,23 @@ class QuestionAnsweringCorrectness(DefinedJudgeMetric):
     result_field = "question_answering_correctness_result"
     prompt = JudgePrompt(
         title="question answering correctness",
-        criterion="The response's answer to the question is factually correct. When a "
-        "reference answer is given, the response is correct if it agrees with it; otherwise "
-        "judge from the context (if given) and established knowledge.",
+        definition="Question answering correctness: whether the response answers the question "
+        "correctly.",
+        criteria=(
+            (
+                "Correctness",
+                "The answer the response gives is factually correct. When a reference is given, "
+                "the response is correct if it agrees with the reference; otherwise judge from "
+                "the context, when given, and established knowledge.",
+            ),
+        ),
         rubric=(("1", "correct"), ("0", "incorrect")),
+        steps=(
+            "Find the answer the response gives to the question.",
+            "Compare it with the reference when one is given, otherwise with the context and "
+            "established knowledge.",
+            "Rate 1 if the answer is correct, otherwise 0.",
+        ),
         scale=BINARY,
         has_reference_option=True,
         required=("instruction",),

@@ -14,14 +14,27 @@ class QuestionAnsweringRelevance(DefinedJudgeMetric):
     result_field = "question_answering_relevance_result"
     prompt = JudgePrompt(
         title="question answering relevance",
-        criterion="Everything in the response bears on the question asked; it does not drift "
-        "to unrelated topics. Correctness is not judged here, only relevance.",
+        definition="Question answering relevance: whether the response keeps to the question "
+        "asked.",
+        criteria=(
+            (
+                "Relevance",
+                "Everything in the response bears on the question of the user instruction; it "
+                "does not drift to unrelated topics. Only relevance is judged here, not "
+                "correctness.",
+            ),
+        ),
         rubric=likert(
             "completely relevant",
             "mostly relevant: a little unrelated content",
             "somewhat relevant: a fair share of unrelated content",
             "mostly irrelevant: touches the question only briefly",
             "irrelevant: does not address the question",
+        ),
+        steps=(
+            "Identify the question asked.",
+            "Go through the response and mark any content that does not bear on the question.",
+            "Choose the rubric rating from how much of the response is relevant.",
         ),
         scale=LIKERT,
         has_reference_option=True,

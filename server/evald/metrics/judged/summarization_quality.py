@@ -13,18 +13,45 @@ class SummarizationQuality(DefinedJudgeMetric):
     result_field = "summarization_quality_result"
     prompt = JudgePrompt(
         title="summarization quality",
-        criterion="The response summarises the context faithfully (no invented facts), covers "
-        "its key points, is concise, and follows the instruction if one is given. When a "
-        "reference summary is given, use it as an example of a good summary.",
+        definition="Summarization quality: how well the response summarises the context as the "
+        "user instruction asks. A summary is shorter than the context and holds nothing the "
+        "context does not; limits the instruction sets (a number of words or sentences, a "
+        "focus, a format) count.",
+        criteria=(
+            (
+                "Instruction following",
+                "The summary does what the summarization instruction asks, limits included.",
+            ),
+            (
+                "Groundedness",
+                "Everything in the summary comes from the context; nothing is added from "
+                "outside it.",
+            ),
+            (
+                "Conciseness",
+                "The summary keeps the key information of the context, without padding and "
+                "without cutting so much that important points are lost.",
+            ),
+            ("Fluency", "The summary reads easily: clear sentences in a sensible order."),
+        ),
         rubric=likert(
-            "very good: faithful, complete on key points, concise",
-            "good: faithful, misses a minor point or is slightly wordy",
-            "ok: mostly faithful, misses key points or has notable redundancy",
-            "bad: unfaithful in places or misses most key points",
-            "very bad: unfaithful or unrelated to the context",
+            "very good: meets every criterion (does what the instruction asks, stays within the "
+            "context, concise, reads well) with nothing to improve",
+            "good: meets every criterion, with small room for improvement",
+            "ok: stays within the context and broadly does what the instruction asks, but is "
+            "wordy, leaves out key points, or reads poorly",
+            "bad: stays within the context, but does not do what the instruction asks",
+            "very bad: states something the context does not support",
+        ),
+        steps=(
+            "Check groundedness: look for anything in the summary that the context does not "
+            "support. If there is any, the rating is 1.",
+            "Check instruction following, limits included. If the summary does not do what the "
+            "instruction asks, the rating is 2.",
+            "Otherwise check conciseness and fluency: 3 if the summary falls short on either, 4 "
+            "or 5 if it meets both (5 only with nothing left to improve).",
         ),
         scale=LIKERT,
         has_reference_option=True,
-        required=("context",),
-        optional=("instruction",),
+        required=("instruction", "context"),
     )

@@ -14,15 +14,37 @@ class SummarizationVerbosity(DefinedJudgeMetric):
     result_field = "summarization_verbosity_result"
     prompt = JudgePrompt(
         title="summarization verbosity",
-        criterion="Whether the response's length fits what it needs to convey from the "
-        "context: neither leaving out needed content for brevity nor padding with repetition "
-        "or unneeded detail.",
+        definition="Summarization verbosity: whether the length of the response fits what it has "
+        "to convey from the context.",
+        criteria=(
+            (
+                "Verbosity",
+                "The response gives the detail needed to convey the context (and to do what the "
+                "instruction asks, when one is given) in as few words as that takes: no "
+                "repetition, filler or needless detail, and nothing needed left out for "
+                "brevity.",
+            ),
+        ),
         rubric=(
-            ("2", "far too verbose: heavy repetition or much unneeded detail"),
-            ("1", "somewhat verbose: some unneeded detail"),
-            ("0", "just right: concise and complete"),
-            ("-1", "somewhat terse: leaves out some needed content"),
-            ("-2", "far too terse: leaves out most needed content"),
+            (
+                "2",
+                "far too verbose: much longer than needed; repetition or needless detail buries "
+                "the relevant information",
+            ),
+            (
+                "1",
+                "somewhat verbose: some needless words or repetition, though everything needed "
+                "is there",
+            ),
+            ("0", "just right: complete and concise"),
+            ("-1", "somewhat terse: the core is there, but some needed detail is missing"),
+            ("-2", "far too terse: crucial information is missing"),
+        ),
+        steps=(
+            "Check completeness: what needed information from the context is missing?",
+            "Check conciseness: which words, sentences or details could go without losing meaning?",
+            "Weigh the two and choose the rubric rating: positive when too long, negative when "
+            "too short, 0 when balanced.",
         ),
         scale=VERBOSITY,
         has_reference_option=True,
