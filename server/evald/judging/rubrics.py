@@ -293,7 +293,7 @@ def make_rubrics(items: Sequence[Generated]) -> list[Any]:
     """``Rubric`` messages for generated rubrics; ids are 1, 2, ..."""
     rubrics = []
     for i, item in enumerate(items, start=1):
-        rubric = rubric_pb2.Rubric(rubric_id=str(i))
+        rubric: Any = rubric_pb2.Rubric(rubric_id=str(i))
         rubric.content.property.description = item.description
         if item.kind is not None:
             rubric.type_ = item.kind
