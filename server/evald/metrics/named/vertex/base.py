@@ -164,7 +164,9 @@ class RubricNamed(JudgeNamed):
         """The ``rubric_groups`` keys that hold this metric's rubrics, by preference: its names
         (``general_quality_v1``, ...), its name without version (``general_quality``) and that
         with ``_rubrics`` (``general_quality_rubrics``, the group name Google's guides use)."""
-        names = [n for n in (cls.name, *cls.aliases) if n]
+        # An alias is served by a subclass named after it (the catalog): the MRO has them all.
+        declared = [vars(k).get("name") for k in cls.__mro__]
+        names = list(dict.fromkeys(n for n in (*declared, *cls.aliases) if isinstance(n, str)))
         bases = list(dict.fromkeys(VERSION_SUFFIX.sub("", n) for n in names))
         return tuple(dict.fromkeys([*names, *bases, *(f"{b}_rubrics" for b in bases)]))
 
