@@ -51,6 +51,8 @@ ROOTS = {
         "EvaluateDatasetRequest",
         "EvaluateDatasetResponse",
         "EvaluateDatasetOperationMetadata",
+        "GenerateInstanceRubricsRequest",
+        "GenerateInstanceRubricsResponse",
     ],
     "v1": ["EvaluateInstancesRequest", "EvaluateInstancesResponse"],
 }
@@ -80,6 +82,16 @@ service EvaluationService {
     option (google.longrunning.operation_info) = {
       response_type: "EvaluateDatasetResponse"
       metadata_type: "EvaluateDatasetOperationMetadata"
+    };
+  }
+
+  // Generates rubrics for a given prompt.
+  rpc GenerateInstanceRubrics(GenerateInstanceRubricsRequest)
+      returns (GenerateInstanceRubricsResponse) {
+    option (google.api.http) = {
+      post: "/v1beta1/{location=projects/*/locations/*}:generateInstanceRubrics"
+      body: "*"
+      additional_bindings { post: "/v1beta1:generateInstanceRubrics" body: "*" }
     };
   }
 }

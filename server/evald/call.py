@@ -59,8 +59,14 @@ class Call:
         time_remaining: float | None = None,
         metadata: Iterable[tuple[str, Any]] = (),
     ) -> Call:
-        """The Call of an EvaluateInstancesRequest, its time left and its metadata/headers."""
-        config = request.autorater_config if request.HasField("autorater_config") else None
+        """The Call of a request (EvaluateInstancesRequest, GenerateInstanceRubricsRequest), its
+        time left and its metadata/headers; a request without ``autorater_config`` gets none."""
+        has_config = "autorater_config" in request.DESCRIPTOR.fields_by_name
+        config = (
+            request.autorater_config
+            if has_config and request.HasField("autorater_config")
+            else None
+        )
         use_cache = all(
             not (key.lower() == CACHE_METADATA_KEY and str(value).strip().lower() in _OFF)
             for key, value in metadata

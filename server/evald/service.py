@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 
-from evald import api, rpc
+from evald import api, instance_rubrics, rpc
 from evald.call import Call, Services
 from evald.errors import InvalidArgument, Unimplemented
 from evald.metric_api import MetricApi
@@ -85,6 +85,13 @@ class Evaluator:
         getattr(response, metric.result_field).CopyFrom(result)
         return response
 
+    async def generate_instance_rubrics(self, request: Any, call: Call | None = None) -> Any:
+        """Serve one GenerateInstanceRubricsRequest with ``call`` (by default the request's own,
+        without deadline); raises EvalError on a request it cannot serve."""
+        return await instance_rubrics.generate_instance_rubrics(
+            request, call or self.call_for(request)
+        )
+
     def describe(self, request: Any, which: str | None) -> tuple[str, int]:
         """The metric ``request`` asks for (its ``metric_inputs`` member is ``which``) and how
         many instances it carries, for the request log."""
@@ -116,8 +123,11 @@ class GrpcEvaluationService:
         result: list[grpc.GenericRpcHandler[Any, Any]] = []
         for version, service in api.SERVICE_NAMES.items():
             methods = {"EvaluateInstances": rpc.unary_handler(self._evaluate_instances(service))}
-            if version == "v1beta1":  # the public v1 API has no EvaluateDataset
+            if version == "v1beta1":  # the public v1 API has neither of these
                 methods["EvaluateDataset"] = self.dataset(f"/{service}/EvaluateDataset")
+                methods["GenerateInstanceRubrics"] = rpc.unary_handler(
+                    self._generate_instance_rubrics(service)
+                )
             result.append(grpc.method_handlers_generic_handler(service, methods))
         return result
 
@@ -161,6 +171,42 @@ class GrpcEvaluationService:
             serve,
             label="unknown",  # until the request is parsed
             describe=describe,
+            check=check,
+            check_raw=check_raw,
+        )
+
+    def _generate_instance_rubrics(self, service: str) -> rpc.Unary[Any]:
+        evaluator, limits = self.evaluator, self.limits
+        request_class = messages.GenerateInstanceRubricsRequest
+
+        def check(request: Any, size: int) -> None:
+            if not limits.fits(size):
+                limits.check_rubrics(request)
+
+        async def check_raw(raw: bytes) -> None:
+            if limits.walks(len(raw)):  # large: walked off the event loop
+                await asyncio.to_thread(limits.check_wire, raw, request_class.DESCRIPTOR)
+
+        async def generate(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            # The judge gets the caller's deadline and metadata.
+            call = evaluator.call_for(
+                request, context.time_remaining(), context.invocation_metadata() or ()
+            )
+            return await evaluator.generate_instance_rubrics(request, call)
+
+        async def serve(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            if not tracing.enabled():
+                return await generate(request, context)
+            spec, _ = instance_rubrics.describe(request)
+            with tracing.span(f"generate rubrics {spec}"):
+                return await generate(request, context)
+
+        return rpc.Unary(
+            f"/{service}/GenerateInstanceRubrics",
+            request_class,
+            serve,
+            label="unknown",  # until the request is parsed
+            describe=instance_rubrics.describe,
             check=check,
             check_raw=check_raw,
         )

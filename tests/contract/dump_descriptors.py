@@ -35,6 +35,8 @@ ROOTS = {
         "EvaluateDatasetRequest",
         "EvaluateDatasetResponse",
         "EvaluateDatasetOperationMetadata",
+        "GenerateInstanceRubricsRequest",
+        "GenerateInstanceRubricsResponse",
     ],
     "v1": ["EvaluateInstancesRequest", "EvaluateInstancesResponse"],
 }

@@ -147,6 +147,12 @@ SERVICE_METHODS: dict[str, dict[str, tuple[str, str, str, list[str] | None]]] = 
             "/v1beta1/{location=projects/*/locations/*}:evaluateDataset",
             None,  # COMPAT.md names no additional binding for it; not pinned
         ),
+        "GenerateInstanceRubrics": (
+            "google.cloud.aiplatform.v1beta1.GenerateInstanceRubricsRequest",
+            "google.cloud.aiplatform.v1beta1.GenerateInstanceRubricsResponse",
+            "/v1beta1/{location=projects/*/locations/*}:generateInstanceRubrics",
+            ["/v1beta1:generateInstanceRubrics"],
+        ),
     },
     "v1": {
         "EvaluateInstances": (

@@ -466,7 +466,7 @@ def test_no_judge_configured(
             {"llm_based_metric_spec": {"rubric_group_key": "g"}},
             {"predefined_metric_spec": {"metric_spec_name": "general_quality_v1"}},
         ],
-        "instance": INSTANCE,
+        "instance": {**INSTANCE, "rubric_groups": {"g": INSTANCE["rubric_groups"]["g"]}},
     }
     for result in evaluate(channel, body).metric_results:
         assert result.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]

@@ -234,7 +234,7 @@ EXTRA_CHECKS = [
         "error/pending_not_implemented",
         "metadata/routing_header",
     )
-]
+] + ["rubrics/invalid_argument-v1beta1", "rubrics/without_judge-v1beta1"]
 
 
 def check_ids() -> list[str]:

@@ -174,6 +174,41 @@ def check_pending_not_implemented(module: Any, client: Any) -> tuple[bool, str]:
     return expect_error(client, request, exceptions.MethodNotImplemented, "comet_input")
 
 
+def check_rubrics_invalid_argument(module: Any, client: Any) -> tuple[bool, str]:
+    """GenerateInstanceRubrics without contents: INVALID_ARGUMENT naming ``contents``."""
+    request = module.GenerateInstanceRubricsRequest(
+        location=LOCATION, rubric_generation_spec={"prompt_template": "Checks for {prompt}"}
+    )
+    try:
+        client.generate_instance_rubrics(request=request, timeout=30)
+    except exceptions.InvalidArgument as exc:
+        fields = [
+            v.field
+            for d in exc.details
+            if isinstance(d, error_details_pb2.BadRequest)
+            for v in d.field_violations
+        ]
+        return fields[:1] == ["contents"], f"InvalidArgument({exc.message!r}) with {fields}"
+    except exceptions.GoogleAPICallError as exc:
+        return False, f"{type(exc).__name__}: {exc}"
+    return False, "no error raised"
+
+
+def check_rubrics_without_judge(module: Any, client: Any) -> tuple[bool, str]:
+    """GenerateInstanceRubrics on a server with no judge configured: FAILED_PRECONDITION."""
+    request = module.GenerateInstanceRubricsRequest(
+        location=LOCATION,
+        contents=[{"role": "user", "parts": [{"text": "Name three rivers of France."}]}],
+        predefined_rubric_generation_spec={"metric_spec_name": "general_quality_v1"},
+    )
+    try:
+        client.generate_instance_rubrics(request=request, timeout=30)
+    except exceptions.GoogleAPICallError as exc:
+        ok = isinstance(exc, exceptions.FailedPrecondition) and "judge" in exc.message
+        return ok, f"{type(exc).__name__}({exc.message!r})"
+    return False, "no error raised"
+
+
 def check_routing_header(recorder: Recorder) -> tuple[bool, str]:
     """Every call carried the SDK's routing header for the location (and still succeeded)."""
     from urllib.parse import unquote
@@ -218,6 +253,12 @@ def main(address: str) -> Report:
             module,
             client,
         )
+        if version == "v1beta1":  # the public v1 API has no GenerateInstanceRubrics
+            for name, check in (
+                ("rubrics/invalid_argument", check_rubrics_invalid_argument),
+                ("rubrics/without_judge", check_rubrics_without_judge),
+            ):
+                guarded(report, f"{name}-{version}", check, module, client)
         guarded(report, f"metadata/routing_header-{version}", check_routing_header, recorder)
     leaked = sorted(m for m in sys.modules if m.startswith("evald"))
     assert not leaked, f"the official run imported evald modules: {leaked}"

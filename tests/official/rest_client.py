@@ -33,6 +33,17 @@ EXTRA: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+RUBRICS: dict[str, dict[str, Any]] = {
+    # GenerateInstanceRubrics (v1beta1 only): a request without contents, and one the server
+    # cannot serve for want of a judge.
+    "rubrics/no_contents": {"rubric_generation_spec": {"prompt_template": "Checks for {prompt}"}},
+    "rubrics/no_judge": {
+        "contents": [{"role": "user", "parts": [{"text": "Name three rivers of France."}]}],
+        "predefined_rubric_generation_spec": {"metric_spec_name": "general_quality_v1"},
+    },
+}
+
+
 def clients(version: str, grpc_address: str, http_url: str) -> dict[str, Any]:
     module = importlib.import_module(f"google.cloud.aiplatform_{version}")
     grpc_transport = importlib.import_module(
@@ -59,9 +70,11 @@ def violation_fields(detail: Any) -> list[str]:
     return [v.field for v in getattr(detail, "field_violations", [])]
 
 
-def outcome(client: Any, request: dict[str, Any]) -> dict[str, Any]:
+def outcome(
+    client: Any, request: dict[str, Any], method: str = "evaluate_instances"
+) -> dict[str, Any]:
     try:
-        response = client.evaluate_instances(request=request, timeout=60)
+        response = getattr(client, method)(request=request, timeout=60)
     except exceptions.GoogleAPICallError as exc:
         fields = [field for detail in exc.details or [] for field in violation_fields(detail)]
         return {"error": type(exc).__name__, "http": exc.code, "fields": fields}
@@ -88,6 +101,12 @@ def main(grpc_address: str, http_url: str) -> dict[str, Any]:
         request = {"location": LOCATION, **body}
         report[check] = {
             transport: outcome(client, request) for transport, client in by_version[version].items()
+        }
+    for name, body in RUBRICS.items():
+        request = {"location": LOCATION, **body}
+        report[f"{name}-v1beta1"] = {
+            transport: outcome(client, request, "generate_instance_rubrics")
+            for transport, client in by_version["v1beta1"].items()
         }
     return report
 

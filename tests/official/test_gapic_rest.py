@@ -88,3 +88,21 @@ def test_judge_input_fails_alike(report: dict[str, Any], version: str) -> None:
     assert "error" in outcome["rest"]
     assert outcome["rest"]["http"] == outcome["grpc"]["http"]
     assert outcome["rest"]["error"] in ("MethodNotImplemented", "BadRequest")
+
+
+@pytest.mark.parametrize(
+    ("check", "rest_class", "http", "field"),
+    [
+        ("rubrics/no_contents", "BadRequest", 400, "contents"),
+        ("rubrics/no_judge", "BadRequest", 400, None),  # FAILED_PRECONDITION
+    ],
+)
+def test_generate_instance_rubrics_fails_alike(
+    report: dict[str, Any], check: str, rest_class: str, http: int, field: str | None
+) -> None:
+    outcome = report[f"{check}-v1beta1"]
+    assert outcome["rest"]["error"] == rest_class, outcome
+    assert outcome["rest"]["http"] == outcome["grpc"]["http"] == http
+    assert outcome["rest"]["fields"] == outcome["grpc"]["fields"]
+    if field is not None:
+        assert outcome["rest"]["fields"][0] == field

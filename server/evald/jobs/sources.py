@@ -3,10 +3,12 @@ in JSONL, JSON-array or CSV form, and turning each row into an ``EvaluationInsta
 
 Columns map by name: ``prompt``, ``response`` and ``reference`` become those instance fields,
 ``baseline_response`` (or ``baseline_model_response``) becomes the ``other_data`` entry
-``baseline_model_response`` (where pairwise metrics read the baseline), and every other column
-becomes an ``other_data`` entry of the same name. A string is used as text; an object with
-``text`` or ``contents`` as an ``InstanceData``; any other value as its JSON text. A null
-value leaves the field unset.
+``baseline_model_response`` (where pairwise metrics read the baseline), ``rubric_groups`` (a
+JSON object, or its text in a CSV cell: group key to a list of rubrics, as the genai SDK's
+``generate_rubrics`` leaves them, or to a ``RubricGroup``) becomes ``rubric_groups``, and every
+other column becomes an ``other_data`` entry of the same name. A string is used as text; an
+object with ``text`` or ``contents`` as an ``InstanceData``; any other value as its JSON text.
+A null value leaves the field unset.
 
 ``gs://`` needs google-cloud-storage installed and credentials configured; without them the
 request fails with FAILED_PRECONDITION.
@@ -31,6 +33,7 @@ from evald.errors import FailedPrecondition, InvalidArgument, PermissionDenied
 TEXT_COLUMNS = ("prompt", "response", "reference")
 BASELINE_COLUMNS = ("baseline_response", "baseline_model_response")
 BASELINE_KEY = "baseline_model_response"
+RUBRIC_GROUPS = "rubric_groups"
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 
 Row = dict[str, Any]
@@ -186,10 +189,32 @@ def instance_of(row: Row, path: str = "instance") -> Any:
             continue
         if column in TEXT_COLUMNS:
             _fill(getattr(instance, column), value, f"{path}.{column}")
+        elif column == RUBRIC_GROUPS:
+            _rubric_groups(instance.rubric_groups, value, f"{path}.{RUBRIC_GROUPS}")
         else:
             key = BASELINE_KEY if column in BASELINE_COLUMNS else str(column)
             _fill(instance.other_data.map_instance[key], value, f"{path}.other_data.{key}")
     return instance
+
+
+def _rubric_groups(groups: Any, value: Any, path: str) -> None:
+    if isinstance(value, str):  # a CSV cell
+        try:
+            value = json.loads(value)
+        except ValueError as exc:
+            raise InvalidArgument(path, f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise InvalidArgument(path, "must be an object: group key to a list of rubrics")
+    for key, group in value.items():
+        body = {"rubrics": group} if isinstance(group, list) else group
+        if not isinstance(body, dict) or not all(
+            isinstance(r, dict) for r in body.get("rubrics", [])
+        ):
+            raise InvalidArgument(f"{path}[{key!r}]", "must be a list of rubric objects")
+        try:
+            json_format.ParseDict(body, groups[str(key)], ignore_unknown_fields=True)
+        except (json_format.ParseError, AttributeError, TypeError) as exc:
+            raise InvalidArgument(f"{path}[{key!r}]", f"not a list of rubrics: {exc}") from None
 
 
 def _fill(data: Any, value: Any, path: str) -> None:

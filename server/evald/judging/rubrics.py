@@ -3,8 +3,8 @@
 Two judge calls per instance (the first is skipped when the caller supplies the rubrics):
 
 1. **Generation** (one sample): the judge turns the prompt (and context, guidelines) into a list
-   of rubrics, each one verifiable yes/no check of a response, as JSON
-   ``{"rubrics": [{"description": ..., "type": ...}]}``.
+   of rubrics, each one verifiable yes/no check of a response with a type and an importance, as
+   JSON ``{"rubrics": [{"description": ..., "type": ..., "importance": "HIGH"}]}``.
 2. **Critique** (``sampling_count`` samples): the judge answers every rubric for the response as
    JSON ``{"verdicts": [{"rubric_id": "1", "reasoning": ..., "verdict": "yes" | "no"}]}``.
 
@@ -14,8 +14,12 @@ Rules (documented in docs/metrics/judged.md):
   half of the samples say so; its reasoning is the first agreeing sample's. An even split
   counts as half met: the rubric adds half its weight to the score and is reported as not met.
 - Score = sum of the weights of the met rubrics / sum of all weights, in 0..1. The weight comes
-  from ``Rubric.importance``: HIGH 3, MEDIUM 2, LOW 1, unset or UNSPECIFIED 2. Rubrics without
-  importance (all generated ones) therefore count equally: the score is the share met.
+  from ``Rubric.importance``: HIGH 3, MEDIUM 2, LOW 1, unset or UNSPECIFIED 2. Generated rubrics
+  carry the importance the judge gave them (read case-insensitively; anything else leaves it
+  unset); rubrics without importance count as MEDIUM, so a list without any is scored as the
+  share met.
+- A generated rubric's ``type`` is one of ``rubric_type_ontology`` when one is given (anything
+  else is unreadable), otherwise the judge's own short label (kept as given, unset if none).
 - An answer that misses a rubric, names an unknown one, or is not JSON is unreadable: retried,
   then the metric fails with UNAVAILABLE (never a made-up score).
 """
@@ -25,12 +29,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
 from evald import api
 from evald.call import Call
+from evald.errors import InvalidArgument
 from evald.judges import JudgeRequest, Media
 from evald.judges.output import OutputError, json_object, lookup
 from evald.judging import engine
@@ -42,6 +47,10 @@ MAX_RUBRICS = 30
 WEIGHTS = {"HIGH": 3.0, "MEDIUM": 2.0, "LOW": 1.0}
 DEFAULT_WEIGHT = 2.0
 """Weight of a rubric whose importance is unset or IMPORTANCE_UNSPECIFIED."""
+IMPORTANCES = tuple(WEIGHTS)
+"""The ``Rubric.Importance`` names a generated rubric may carry."""
+MAX_TYPE_CHARS = 100
+"""A generated rubric's free-form type longer than this is cut (a type is a short label)."""
 
 QUESTION, PROPERTY, PYTHON = "NL_QUESTION_ANSWER", "PROPERTY", "PYTHON_CODE_ASSERTION"
 CONTENT_STYLES = {
@@ -97,6 +106,19 @@ def rubric_text(rubric: Any) -> str:
     return ""
 
 
+def group_rubrics(group: Any, where: str) -> list[Any]:
+    """The rubrics of a caller's ``RubricGroup`` found at request field ``where``;
+    InvalidArgument when it has none or a rubric has no text."""
+    if not group.rubrics:
+        raise InvalidArgument(f"{where}.rubrics", "the rubric group has no rubrics")
+    for i, rubric in enumerate(group.rubrics):
+        if not rubric_text(rubric):
+            raise InvalidArgument(
+                f"{where}.rubrics[{i}].content.property.description", "a rubric needs a text"
+            )
+    return list(group.rubrics)
+
+
 def weight(rubric: Any) -> float:
     """The weight of a ``Rubric`` in the score (see the module rules)."""
     if not rubric.HasField("importance"):
@@ -120,13 +142,37 @@ GENERATION_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"description": {"type": "string"}, "type": {"type": "string"}},
-                "required": ["description"],
+                "properties": {
+                    "description": {"type": "string"},
+                    "type": {"type": "string"},
+                    "importance": {"type": "string", "enum": list(IMPORTANCES)},
+                },
+                "required": ["description", "type", "importance"],
             },
         }
     },
     "required": ["rubrics"],
 }
+
+IMPORTANCE_RULE = (
+    "Give each rubric an importance: HIGH when a response that fails it fails the core of the "
+    "request (a wrong answer, a missed explicit requirement), MEDIUM when it matters to the "
+    "user but is not essential, LOW for refinements and polish."
+)
+FREE_TYPE_RULE = (
+    "Give each rubric a type: a short UPPER_SNAKE_CASE label for the kind of check (for "
+    "example FORMAT, LENGTH, CONTENT, FACTUAL_ACCURACY, STYLE, SAFETY)."
+)
+
+
+class Generated(NamedTuple):
+    """One rubric as the judge wrote it."""
+
+    description: str
+    kind: str | None = None
+    """Its ``Rubric.type`` (None: unset)."""
+    importance: str | None = None
+    """HIGH, MEDIUM or LOW (None: unset)."""
 
 
 def content_type_name(value: int) -> str:
@@ -145,10 +191,17 @@ def format_rules(content_type: str = QUESTION, ontology: Sequence[str] = ()) -> 
         "Cover every explicit requirement first, then the implicit expectations that matter "
         "for this prompt; leave out checks the prompt gives no reason for.",
     ]
-    item = '{"description": "<the rubric>"}'
     if ontology:
         rules.append("Give each rubric a type, exactly one of: " + ", ".join(ontology) + ".")
-        item = '{"description": "<the rubric>", "type": "<one of the types>"}'
+        kind = "<one of the types>"
+    else:
+        rules.append(FREE_TYPE_RULE)
+        kind = "<TYPE_LABEL>"
+    rules.append(IMPORTANCE_RULE)
+    item = (
+        f'{{"description": "<the rubric>", "type": "{kind}", '
+        '"importance": "HIGH" | "MEDIUM" | "LOW"}'
+    )
     listed = "\n".join(f"- {r}" for r in rules)
     return (
         f"# Rubric rules\n{listed}\n\n"
@@ -201,12 +254,23 @@ def _items(text: str) -> list[Any]:
     return found
 
 
-def read_rubrics(text: str, ontology: Sequence[str] = ()) -> list[tuple[str, str | None]]:
-    """(description, type) of each rubric in a generation answer; OutputError if unusable."""
+def read_importance(value: Any) -> str | None:
+    """HIGH, MEDIUM or LOW from a judge's importance (any case, ``IMPORTANCE_`` prefix
+    allowed); None for anything else."""
+    if not isinstance(value, str):
+        return None
+    token = value.strip().strip(".\"'`*").strip().upper().replace(" ", "_").replace("-", "_")
+    token = token.removeprefix("IMPORTANCE_")
+    return token if token in WEIGHTS else None
+
+
+def read_rubrics(text: str, ontology: Sequence[str] = ()) -> list[Generated]:
+    """Each rubric of a generation answer; OutputError if unusable."""
     allowed = {t.lower(): t for t in ontology}
-    found: list[tuple[str, str | None]] = []
+    found: list[Generated] = []
     for item in _items(text):
         kind: str | None = None
+        importance: str | None = None
         if isinstance(item, str):
             description = item
         elif isinstance(item, dict):
@@ -215,7 +279,9 @@ def read_rubrics(text: str, ontology: Sequence[str] = ()) -> list[tuple[str, str
                 raise OutputError("a rubric has no description")
             description = raw
             raw_kind = lookup(item, ("type", "rubric_type", "category"))
-            kind = str(raw_kind).strip() if raw_kind not in (None, "") else None
+            if isinstance(raw_kind, str) and raw_kind.strip():
+                kind = raw_kind.strip()[:MAX_TYPE_CHARS]
+            importance = read_importance(lookup(item, ("importance", "priority", "weight")))
         else:
             raise OutputError("a rubric is neither text nor an object")
         description = description.strip()
@@ -225,20 +291,22 @@ def read_rubrics(text: str, ontology: Sequence[str] = ()) -> list[tuple[str, str
             if kind is None or kind.lower() not in allowed:
                 raise OutputError(f"rubric type {kind!r} is not in the ontology")
             kind = allowed[kind.lower()]
-        found.append((description, kind))
+        found.append(Generated(description, kind, importance))
     if not MIN_RUBRICS <= len(found) <= MAX_RUBRICS:
         raise OutputError(f"{len(found)} rubrics (expected {MIN_RUBRICS}..{MAX_RUBRICS})")
     return found
 
 
-def make_rubrics(items: Sequence[tuple[str, str | None]]) -> list[Any]:
-    """``Rubric`` messages for generated (description, type) pairs; ids are 1, 2, ..."""
+def make_rubrics(items: Sequence[Generated]) -> list[Any]:
+    """``Rubric`` messages for generated rubrics; ids are 1, 2, ..."""
     rubrics = []
-    for i, (description, kind) in enumerate(items, start=1):
-        rubric = rubric_pb2.Rubric(rubric_id=str(i))
-        rubric.content.property.description = description
-        if kind is not None:
-            rubric.type_ = kind
+    for i, item in enumerate(items, start=1):
+        rubric: Any = rubric_pb2.Rubric(rubric_id=str(i))
+        rubric.content.property.description = item.description
+        if item.kind is not None:
+            rubric.type_ = item.kind
+        if item.importance is not None:
+            rubric.importance = rubric_pb2.Rubric.Importance.Value(item.importance)
         rubrics.append(rubric)
     return rubrics
 
@@ -497,10 +565,21 @@ class Recipe:
     ) -> Judged:
         """Generate the rubrics from ``generation``, then judge ``critique_sections`` by them."""
         rubrics = await self.generate(call, generation, guidelines, media=media)
+        return await self.judge_rubrics(call, rubrics, critique_sections, media=media)
+
+    async def judge_rubrics(
+        self,
+        call: Call,
+        rubrics: Sequence[Any],
+        critique_sections: Sequence[Section],
+        *,
+        media: Sequence[Media] = (),
+    ) -> Judged:
+        """Judge ``critique_sections`` by the given rubrics (no generation call)."""
         verdicts = await critique(
             call,
             critique_prompt(critique_sections, rubrics, self.note),
             len(rubrics),
             media=media,
         )
-        return Judged(rubrics, verdicts)
+        return Judged(list(rubrics), verdicts)

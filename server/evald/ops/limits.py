@@ -97,7 +97,8 @@ class SizeLimitExceeded(ResourceExhausted):
 
 @dataclass(frozen=True)
 class RequestLimits:
-    """Size limits on one EvaluateInstancesRequest (their defaults are the Settings')."""
+    """Size limits on one EvaluateInstancesRequest or GenerateInstanceRubricsRequest (their
+    defaults are the Settings')."""
 
     max_instances: int
     max_template_bytes: int
@@ -197,6 +198,22 @@ class RequestLimits:
             self._long_texts(getattr(request, which), which, skip="metric_spec")
         if request.HasField("instance") and request.instance.ByteSize() > self.max_text_bytes:
             self._long_texts(request.instance, "instance")
+
+    def check_rubrics(self, request: Any) -> None:
+        """:meth:`check` for a GenerateInstanceRubricsRequest: the template of its
+        ``rubric_generation_spec`` (max_template_bytes), then every text of its contents and
+        agent config (max_text_bytes)."""
+        for name in ("rubric_generation_spec", "predefined_rubric_generation_spec"):
+            if request.HasField(name):
+                self._texts(getattr(request, name), name)
+        for i, content in enumerate(request.contents):
+            if content.ByteSize() > self.max_text_bytes:
+                self._long_texts(content, f"contents[{i}]")
+        if (
+            request.HasField("agent_config")
+            and request.agent_config.ByteSize() > self.max_text_bytes
+        ):
+            self._long_texts(request.agent_config, "agent_config")
 
     def _metric(self, metric: Any, path: str) -> None:
         which = metric.WhichOneof("metric_spec")

@@ -28,6 +28,8 @@ def test_paths() -> None:
         "/v1beta1:evaluateInstances",
         "/v1beta1/projects/{projectsId}/locations/{locationsId}:evaluateDataset",
         "/v1beta1:evaluateDataset",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}:generateInstanceRubrics",
+        "/v1beta1:generateInstanceRubrics",
         "/v1/projects/{projectsId}/locations/{locationsId}:evaluateInstances",
         "/v1:evaluateInstances",
         "/v1/predefinedMetrics",

@@ -27,6 +27,14 @@ EVALUATION_ROUTES = {
     ): "/google.cloud.aiplatform.v1beta1.EvaluationService/EvaluateDataset",
     (
         "POST",
+        "/v1beta1/{location=projects/*/locations/*}:generateInstanceRubrics",
+    ): "/google.cloud.aiplatform.v1beta1.EvaluationService/GenerateInstanceRubrics",
+    (
+        "POST",
+        "/v1beta1:generateInstanceRubrics",
+    ): "/google.cloud.aiplatform.v1beta1.EvaluationService/GenerateInstanceRubrics",
+    (
+        "POST",
         "/v1/{location=projects/*/locations/*}:evaluateInstances",
     ): "/google.cloud.aiplatform.v1.EvaluationService/EvaluateInstances",
     (

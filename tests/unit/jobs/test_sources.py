@@ -60,6 +60,40 @@ def test_columns_map_by_name() -> None:
     assert other["tags"].text == '["x"]'
 
 
+RUBRIC = {"rubric_id": "1", "content": {"property": {"description": "Is it short?"}}}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"gq": [{**RUBRIC, "importance": "HIGH", "type": "LENGTH"}]},  # as generate_rubrics
+        {"gq": {"group_id": "gq", "rubrics": [{**RUBRIC, "importance": "HIGH", "type": "LENGTH"}]}},
+        json.dumps({"gq": [{**RUBRIC, "importance": "HIGH", "type": "LENGTH"}]}),  # a CSV cell
+    ],
+)
+def test_rubric_groups_column(value: object) -> None:
+    instance = sources.instance_of({"prompt": "p", "rubric_groups": value})
+    (rubric,) = instance.rubric_groups["gq"].rubrics
+    assert (rubric.content.property.description, rubric.type_) == ("Is it short?", "LENGTH")
+    assert rubric.importance == 1  # HIGH
+    assert not instance.other_data.map_instance
+
+
+@pytest.mark.parametrize(
+    ("value", "field"),
+    [
+        ("not json", "rows[3].rubric_groups"),
+        (["x"], "rows[3].rubric_groups"),
+        ({"gq": ["Is it short?"]}, "rows[3].rubric_groups['gq']"),
+        ({"gq": "text"}, "rows[3].rubric_groups['gq']"),
+    ],
+)
+def test_bad_rubric_groups_name_the_field(value: object, field: str) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        sources.instance_of({"rubric_groups": value}, "rows[3]")
+    assert caught.value.violations[0].field == field
+
+
 BAD = [
     ("bad.jsonl", '{"a": 1}\nnot json\n', "line 2"),
     ("bad.json", '"text"', "array"),

@@ -6,24 +6,78 @@ import json
 from typing import Any
 
 import pytest
+from evald.errors import InvalidArgument
 from evald.judges.output import OutputError
 from evald.judging import rubrics
-from evald.judging.rubrics import Verdict
+from evald.judging.rubrics import Generated, Verdict
+from evald.metrics.judged import instruction_following
 from evald.metrics.named.vertex.base import Labelled, claims_score, read_claims
 from evald_proto.aiplatform.v1beta1 import evaluation_rubric_pb2 as rubric_pb2
 
-RUBRICS_OK: list[tuple[str, list[tuple[str, str | None]]]] = [
-    ('{"rubrics": [{"description": "Is it short?"}]}', [("Is it short?", None)]),
-    ('```json\n{"rubrics": ["A?", "B?"]}\n```', [("A?", None), ("B?", None)]),
-    ('Here you go: {"rubrics": [{"question": " C? ", "type": "format"}]} done', [("C?", "format")]),
-    ('[{"description": "D?"}]', [("D?", None)]),
-    ('{"Rubrics": [{"description": "E?"}, {"description": "  "}]}', [("E?", None)]),
+RUBRICS_OK: list[tuple[str, list[Generated]]] = [
+    ('{"rubrics": [{"description": "Is it short?"}]}', [Generated("Is it short?")]),
+    ('```json\n{"rubrics": ["A?", "B?"]}\n```', [Generated("A?"), Generated("B?")]),
+    (
+        'Here you go: {"rubrics": [{"question": " C? ", "type": "format"}]} done',
+        [Generated("C?", "format")],
+    ),
+    ('[{"description": "D?"}]', [Generated("D?")]),
+    ('{"Rubrics": [{"description": "E?"}, {"description": "  "}]}', [Generated("E?")]),
+    (
+        '{"rubrics": [{"description": "F?", "type": "CONTENT", "importance": "HIGH"}]}',
+        [Generated("F?", "CONTENT", "HIGH")],
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), RUBRICS_OK)
-def test_read_rubrics(text: str, expected: list[tuple[str, str | None]]) -> None:
+def test_read_rubrics(text: str, expected: list[Generated]) -> None:
     assert rubrics.read_rubrics(text) == expected
+
+
+IMPORTANCES = [
+    ("HIGH", "HIGH"),
+    ("high", "HIGH"),
+    (" Medium. ", "MEDIUM"),
+    ("IMPORTANCE_LOW", "LOW"),
+    ("importance low", "LOW"),
+    ("critical", None),
+    ("IMPORTANCE_UNSPECIFIED", None),
+    ("", None),
+    (3, None),
+    (None, None),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), IMPORTANCES)
+def test_importance_is_read_leniently(value: Any, expected: str | None) -> None:
+    assert rubrics.read_importance(value) == expected
+    answer = json.dumps({"rubrics": [{"description": "A?", "importance": value}]})
+    assert rubrics.read_rubrics(answer) == [Generated("A?", None, expected)]
+
+
+def test_free_type_is_kept_and_bounded() -> None:
+    long = "X" * (rubrics.MAX_TYPE_CHARS + 5)
+    answer = json.dumps(
+        {"rubrics": [{"description": "A?", "type": " Tone "}, {"description": "B?", "type": long}]}
+    )
+    first, second = rubrics.read_rubrics(answer)
+    assert first.kind == "Tone"
+    assert second.kind == "X" * rubrics.MAX_TYPE_CHARS
+
+
+def test_generation_prompt_asks_for_type_and_importance() -> None:
+    free = rubrics.format_rules()
+    assert "UPPER_SNAKE_CASE" in free
+    assert '"importance": "HIGH" | "MEDIUM" | "LOW"' in free
+    assert "importance: HIGH" in free
+    fixed = rubrics.format_rules(rubrics.QUESTION, ["format", "content"])
+    assert "exactly one of: format, content." in fixed
+    assert "UPPER_SNAKE_CASE" not in fixed
+    assert '"importance"' in fixed
+    schema = rubrics.GENERATION_SCHEMA["properties"]["rubrics"]["items"]
+    assert schema["properties"]["importance"]["enum"] == ["HIGH", "MEDIUM", "LOW"]
+    assert set(schema["required"]) == {"description", "type", "importance"}
 
 
 RUBRICS_BAD = [
@@ -44,7 +98,7 @@ def test_unreadable_rubrics(text: str) -> None:
 
 def test_ontology_types_are_checked_and_normalised() -> None:
     text = '{"rubrics": [{"description": "A?", "type": "FORMAT"}]}'
-    assert rubrics.read_rubrics(text, ["format", "content"]) == [("A?", "format")]
+    assert rubrics.read_rubrics(text, ["format", "content"]) == [Generated("A?", "format")]
     with pytest.raises(OutputError):
         rubrics.read_rubrics('{"rubrics": [{"description": "A?", "type": "tone"}]}', ["format"])
     with pytest.raises(OutputError):
@@ -148,16 +202,51 @@ def test_score_rule(importances: list[str | None], passed: list[bool], expected:
     assert got == pytest.approx(expected)
 
 
-def test_generated_rubrics_are_messages_with_ids_and_types() -> None:
-    made = rubrics.make_rubrics([("A?", None), ("B?", "format")])
+def test_generated_rubrics_are_messages_with_ids_types_and_importance() -> None:
+    made = rubrics.make_rubrics([Generated("A?"), Generated("B?", "format", "LOW")])
     assert [(r.rubric_id, rubrics.rubric_text(r)) for r in made] == [("1", "A?"), ("2", "B?")]
     assert not made[0].HasField("type_")
     assert made[1].type_ == "format"
     assert not made[0].HasField("importance")
+    assert made[1].importance == rubric_pb2.Rubric.Importance.LOW
+    assert rubrics.weight(made[0]) == rubrics.DEFAULT_WEIGHT
+    assert rubrics.weight(made[1]) == rubrics.WEIGHTS["LOW"]
+
+
+def test_generated_importance_weighs_the_score() -> None:
+    made = rubrics.make_rubrics(
+        [Generated("A?", None, "HIGH"), Generated("B?", None, "LOW"), Generated("C?")]
+    )
+    got = rubrics.score(made, [Verdict(True, ""), Verdict(False, ""), Verdict(False, "")])
+    assert got == pytest.approx(3 / (3 + 1 + 2))
+
+
+def test_group_rubrics() -> None:
+    group: Any = rubric_pb2.RubricGroup()
+    with pytest.raises(InvalidArgument) as empty:
+        rubrics.group_rubrics(group, "instance.rubric_groups['g']")
+    assert empty.value.violations[0].field == "instance.rubric_groups['g'].rubrics"
+    group.rubrics.add(rubric_id="a").content.property.description = "A?"
+    group.rubrics.add(rubric_id="b")
+    with pytest.raises(InvalidArgument) as textless:
+        rubrics.group_rubrics(group, "g")
+    assert textless.value.violations[0].field == "g.rubrics[1].content.property.description"
+    del group.rubrics[1]
+    assert [r.rubric_id for r in rubrics.group_rubrics(group, "g")] == ["a"]
+
+
+def test_instruction_following_rubrics_cover_informational_accuracy() -> None:
+    prompt = instruction_following.RECIPE.generation_prompt(
+        [rubrics.Section("User prompt", "How many r's are in 'strawberry'?")]
+    )
+    assert "Informational accuracy" in prompt
+    assert "correct, specific answer" in prompt
+    assert "correctness" not in instruction_following.RECIPE.focus
+    assert "wrong" in instruction_following.RECIPE.note
 
 
 def test_verdict_messages_and_explanation() -> None:
-    made = rubrics.make_rubrics([("A?", None), ("B?", None)])
+    made = rubrics.make_rubrics([Generated("A?"), Generated("B?")])
     judged = rubrics.Judged(made, [Verdict(True, "ok"), Verdict(False, "missing")])
     first, second = judged.verdict_messages()
     assert first.verdict

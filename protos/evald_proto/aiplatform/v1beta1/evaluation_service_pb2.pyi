@@ -410,6 +410,26 @@ class MetricResult(_message.Message):
     error: _status_pb2.Status
     def __init__(self, score: _Optional[float] = ..., rubric_verdicts: _Optional[_Iterable[_Union[_evaluation_rubric_pb2.RubricVerdict, _Mapping]]] = ..., explanation: _Optional[str] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
 
+class GenerateInstanceRubricsRequest(_message.Message):
+    __slots__ = ("location", "contents", "predefined_rubric_generation_spec", "rubric_generation_spec", "agent_config")
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    CONTENTS_FIELD_NUMBER: _ClassVar[int]
+    PREDEFINED_RUBRIC_GENERATION_SPEC_FIELD_NUMBER: _ClassVar[int]
+    RUBRIC_GENERATION_SPEC_FIELD_NUMBER: _ClassVar[int]
+    AGENT_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    contents: _containers.RepeatedCompositeFieldContainer[_content_pb2.Content]
+    predefined_rubric_generation_spec: PredefinedMetricSpec
+    rubric_generation_spec: RubricGenerationSpec
+    agent_config: EvaluationInstance.DeprecatedAgentConfig
+    def __init__(self, location: _Optional[str] = ..., contents: _Optional[_Iterable[_Union[_content_pb2.Content, _Mapping]]] = ..., predefined_rubric_generation_spec: _Optional[_Union[PredefinedMetricSpec, _Mapping]] = ..., rubric_generation_spec: _Optional[_Union[RubricGenerationSpec, _Mapping]] = ..., agent_config: _Optional[_Union[EvaluationInstance.DeprecatedAgentConfig, _Mapping]] = ...) -> None: ...
+
+class GenerateInstanceRubricsResponse(_message.Message):
+    __slots__ = ("generated_rubrics",)
+    GENERATED_RUBRICS_FIELD_NUMBER: _ClassVar[int]
+    generated_rubrics: _containers.RepeatedCompositeFieldContainer[_evaluation_rubric_pb2.Rubric]
+    def __init__(self, generated_rubrics: _Optional[_Iterable[_Union[_evaluation_rubric_pb2.Rubric, _Mapping]]] = ...) -> None: ...
+
 class EvaluateDatasetRequest(_message.Message):
     __slots__ = ("location", "dataset", "metrics", "output_config", "autorater_config")
     LOCATION_FIELD_NUMBER: _ClassVar[int]

@@ -46,6 +46,11 @@ class EvaluationServiceStub:
                 request_serializer=evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.EvaluateDatasetRequest.SerializeToString,
                 response_deserializer=google_dot_longrunning_dot_operations__pb2.Operation.FromString,
                 _registered_method=True)
+        self.GenerateInstanceRubrics = channel.unary_unary(
+                '/google.cloud.aiplatform.v1beta1.EvaluationService/GenerateInstanceRubrics',
+                request_serializer=evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.GenerateInstanceRubricsRequest.SerializeToString,
+                response_deserializer=evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.GenerateInstanceRubricsResponse.FromString,
+                _registered_method=True)
 
 
 class EvaluationServiceServicer:
@@ -66,6 +71,13 @@ class EvaluationServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GenerateInstanceRubrics(self, request, context):
+        """Generates rubrics for a given prompt.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EvaluationServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -78,6 +90,11 @@ def add_EvaluationServiceServicer_to_server(servicer, server):
                     servicer.EvaluateDataset,
                     request_deserializer=evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.EvaluateDatasetRequest.FromString,
                     response_serializer=google_dot_longrunning_dot_operations__pb2.Operation.SerializeToString,
+            ),
+            'GenerateInstanceRubrics': grpc.unary_unary_rpc_method_handler(
+                    servicer.GenerateInstanceRubrics,
+                    request_deserializer=evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.GenerateInstanceRubricsRequest.FromString,
+                    response_serializer=evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.GenerateInstanceRubricsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -135,6 +152,33 @@ class EvaluationService:
             '/google.cloud.aiplatform.v1beta1.EvaluationService/EvaluateDataset',
             evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.EvaluateDatasetRequest.SerializeToString,
             google_dot_longrunning_dot_operations__pb2.Operation.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GenerateInstanceRubrics(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/google.cloud.aiplatform.v1beta1.EvaluationService/GenerateInstanceRubrics',
+            evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.GenerateInstanceRubricsRequest.SerializeToString,
+            evald__proto_dot_aiplatform_dot_v1beta1_dot_evaluation__service__pb2.GenerateInstanceRubricsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -2,9 +2,11 @@
 
 ``json_instance`` is a JSON object with the instruction under ``prompt`` (or ``instruction``) and
 the response under ``response`` (or ``prediction``). The judge writes yes/no rubrics that check
-the instruction's explicit requirements (see :data:`RECIPE`), then answers each one for the
-response. The result's ``score`` is the share of rubrics met (0..1, every rubric counts the same)
-and ``rubric_critique_results`` lists each rubric's text with its verdict, in order.
+the instruction's explicit requirements and the accuracy of the information it asks for (see
+:data:`RECIPE`), each with an importance, then answers each one for the response. The result's
+``score`` is the importance-weighted share of rubrics met (0..1, the rule of
+:mod:`evald.judging.rubrics`) and ``rubric_critique_results`` lists each rubric's text with its
+verdict, in order.
 """
 
 from __future__ import annotations
@@ -21,11 +23,21 @@ from evald.metrics.base import Metric
 
 RECIPE = rubrics.Recipe(
     title="instruction following",
-    focus="Whether the response follows the instructions in the user prompt: every explicit "
-    "requirement and constraint (task, format, length, language, style, content to include or "
-    "avoid, number of items, ...), each as its own rubric. Check only what the prompt asks "
-    "for; general quality, correctness or helpfulness beyond the instructions is not checked.",
-    note="Judge only whether the response does what the rubric says; ignore its quality otherwise.",
+    focus="Whether the response does what the user prompt asks, and does it correctly.\n"
+    "- Every explicit requirement and constraint (task, genre or format, length, language, "
+    "style, content to include or avoid, number of items, ...) gets its own rubric, worded "
+    'as close to the prompt as possible and keeping the prompt\'s polarity (a "do not" '
+    'instruction stays a "does not" check).\n'
+    "- Informational accuracy: the information the prompt asks for must be right. Where the "
+    "task has a verifiable answer (a fact, a count, a calculation, a conversion, a "
+    "transformation of text given in the prompt), a rubric checks for that correct, specific "
+    "answer, not merely that an answer was given; where it asks for items of a kind (e.g. "
+    "five rivers in Europe), a rubric checks that every item really is of that kind.\n"
+    "- Each rubric stands on its own: no pronouns or references to other rubrics.\n"
+    "Helpfulness or polish beyond what the prompt asks for is not checked.",
+    note="Judge whether the response does what each rubric says. Where a rubric asks for "
+    "correct information, check the response's facts, numbers and results, and answer no "
+    "when they are wrong. Ignore qualities no rubric asks about.",
 )
 """What the instruction-following rubrics check (shared with ``instruction_following_v*``)."""
 
@@ -61,7 +73,7 @@ class RubricBasedInstructionFollowing(Metric):
         result: Message = api.messages.RubricBasedInstructionFollowingResult(score=judged.score)
         out: Any = result
         for rubric, verdict in zip(judged.rubrics, judged.verdicts, strict=True):
-            # Generated rubrics carry no importance, so the score is the plain share met.
+            # The result message has no importance: the score above is weighted by it.
             out.rubric_critique_results.add(
                 rubric=rubrics.rubric_text(rubric), verdict=verdict.passed
             )

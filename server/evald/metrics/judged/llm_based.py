@@ -35,12 +35,12 @@ from evald.call import Call
 from evald.errors import FailedPrecondition, InvalidArgument, Unimplemented
 from evald.judging import engine, rubrics, templates, transcript
 from evald.judging.media import MediaSink
-from evald.judging.rubrics import Section, rubric_text
+from evald.judging.rubrics import Section
 from evald.judging.verdicts import OPEN
 from evald.metrics.base import Metric, Outcome
 from evald.metrics.instance import InstanceView
 from evald.metrics.judged.pointwise import system_of, template_of, variables
-from evald.metrics.named.vertex.base import RubricNamed
+from evald.metrics.named.vertex.base import GeckoUnserved, RubricNamed
 from evald.metrics.params import Params
 from evald.sandbox import DISABLED
 
@@ -93,16 +93,7 @@ def _group_rubrics(instance: InstanceView, key: str, path: str) -> list[Any]:
         raise InvalidArgument(
             f"{path}.rubric_group_key", f"no rubric group {key!r} in the instance (it has: {have})"
         )
-    group = instance.rubric_groups[key]
-    if not group.rubrics:
-        raise InvalidArgument(f"{where}.rubrics", "the rubric group has no rubrics")
-
-    for i, rubric in enumerate(group.rubrics):
-        if not rubric_text(rubric):
-            raise InvalidArgument(
-                f"{where}.rubrics[{i}].content.property.description", "a rubric needs a text"
-            )
-    return list(group.rubrics)
+    return rubrics.group_rubrics(instance.rubric_groups[key], where)
 
 
 async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -> list[Any]:
@@ -131,13 +122,16 @@ async def _generated(spec: Any, instance: InstanceView, call: Call, path: str) -
     return await rubrics.generate(call, prompt, config=config, ontology=ontology, media=media)
 
 
-async def _predefined_rubrics(
-    spec: Any, instance: InstanceView, call: Call, path: str
-) -> list[Any]:
-    named = spec.predefined_rubric_generation_spec
-    where = f"{path}.predefined_rubric_generation_spec"
+def rubric_metric(call: Call, named: Any, where: str) -> tuple[RubricNamed, Params]:
+    """The rubric-based named metric of a ``PredefinedMetricSpec`` found at ``where`` and its
+    parameters; INVALID_ARGUMENT for another metric, UNIMPLEMENTED for one evald cannot judge."""
     catalog = call.services.metrics.named
     metric = catalog.get(named.metric_spec_name)
+    if isinstance(metric, GeckoUnserved):
+        raise Unimplemented(
+            f"{where}.metric_spec_name: {named.metric_spec_name} writes rubrics about images or "
+            "videos for a multimodal judge; evald does not serve it"
+        )
     if not isinstance(metric, RubricNamed):
         choices = ", ".join(n for n, m in catalog.items() if isinstance(m, RubricNamed))
         raise InvalidArgument(
@@ -146,7 +140,14 @@ async def _predefined_rubrics(
             + choices,
         )
     values = json_format.MessageToDict(named.metric_spec_parameters)
-    params = Params(values, metric.parameters, f"{where}.metric_spec_parameters")
+    return metric, Params(values, metric.parameters, f"{where}.metric_spec_parameters")
+
+
+async def _predefined_rubrics(
+    spec: Any, instance: InstanceView, call: Call, path: str
+) -> list[Any]:
+    where = f"{path}.predefined_rubric_generation_spec"
+    metric, params = rubric_metric(call, spec.predefined_rubric_generation_spec, where)
     return await metric.rubrics_for(params, instance, call)
 
 

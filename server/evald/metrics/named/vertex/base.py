@@ -3,10 +3,14 @@
 Every name in the SDK's ``SUPPORTED_PREDEFINED_METRICS`` is a module of this package, with
 evald's own prompts. Three kinds:
 
-- **rubric-based** (:class:`RubricNamed`): the judge writes rubrics for the instance, then gives
-  a verdict on each (:mod:`evald.judging.rubrics`); score = share met, 0..1, and
-  ``rubric_verdicts`` lists every rubric with its verdict. ``metric_spec_parameters.guidelines``
-  (a string or a list of strings) adds requirements the rubrics must also check.
+- **rubric-based** (:class:`RubricNamed`): the judge gives a verdict on each rubric of the
+  instance (:mod:`evald.judging.rubrics`); score = importance-weighted share met, 0..1, and
+  ``rubric_verdicts`` lists every rubric with its verdict. The rubrics are the caller's when the
+  instance carries them in ``rubric_groups`` (see :meth:`RubricNamed.supplied`: the group named
+  by ``metric_spec_parameters.rubric_group_key``, else the metric's own group, else the only
+  non-empty group); otherwise the judge writes them first, and
+  ``metric_spec_parameters.guidelines`` (a string or a list of strings) adds requirements the
+  rubrics must also check.
 - **binary** (:class:`BinaryNamed`): one 0/1 verdict (the median over samples).
 - **claim-based** (:class:`ClaimsNamed`): the judge labels each sentence of the response against
   a source; score = share of claim-bearing sentences that the source supports.
@@ -21,8 +25,9 @@ instance reach the judge as media (:mod:`evald.judging.media`). ``gecko_text2ima
 from __future__ import annotations
 
 import math
+import re
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,6 +50,13 @@ GUIDELINES = Parameter(
     "string list",
     "extra requirements the generated rubrics must also check (a string or a list of strings)",
 )
+RUBRIC_GROUP_KEY = Parameter(
+    "rubric_group_key",
+    "string",
+    "the key of instance.rubric_groups whose rubrics are judged (default: the metric's own "
+    "group, e.g. general_quality_rubrics, else the only non-empty group; none: generated)",
+)
+VERSION_SUFFIX = re.compile(r"_v\d+$")
 
 
 LABELS = {
@@ -96,15 +108,29 @@ class JudgeNamed(Metric):
         return out
 
     def check(
-        self, sources: Sources, instance: InstanceView, groups: Sequence[Sequence[str]]
+        self,
+        sources: Sources,
+        instance: InstanceView,
+        groups: Sequence[Sequence[str]],
+        fields: Mapping[str, str] | None = None,
     ) -> None:
-        """InvalidArgument naming every required source that is missing."""
+        """InvalidArgument naming every required source that is missing; ``fields`` names the
+        request field of a source when it is not the instance's own (``FIELD_OF``)."""
+
+        def named(source: str) -> str:
+            if fields is not None and source in fields:
+                return fields[source]
+            return f"instance.{FIELD_OF[source]}"
+
+        def located(source: str) -> str:
+            if fields is not None and source in fields:
+                return fields[source]
+            return f"{instance.path}.{FIELD_OF[source]}"
+
         violations = [
             FieldViolation(
-                f"{instance.path}.{FIELD_OF[group[0]]}",
-                f"{self.name} needs instance."
-                + " or instance.".join(FIELD_OF[g] for g in group)
-                + " (non-empty)",
+                located(group[0]),
+                f"{self.name} needs " + " or ".join(named(g) for g in group) + " (non-empty)",
             )
             for group in groups
             if all(sources.get(g) is None for g in group)
@@ -127,13 +153,74 @@ class JudgeNamed(Metric):
 
 
 class RubricNamed(JudgeNamed):
-    """Rubrics generated from the task inputs, then a verdict on each for the response."""
+    """The caller's rubrics (``instance.rubric_groups``), or rubrics generated from the task
+    inputs; then a verdict on each for the response."""
 
     recipe: ClassVar[Recipe]
     generation_reads: ClassVar[tuple[str, ...]]
     """Sources the rubric writer sees (never the response)."""
-    parameters = (GUIDELINES,)
-    score_range = "0..1 (share of rubrics met)"
+    parameters = (GUIDELINES, RUBRIC_GROUP_KEY)
+    score_range = "0..1 (importance-weighted share of rubrics met)"
+
+    @classmethod
+    def group_keys(cls) -> tuple[str, ...]:
+        """The ``rubric_groups`` keys that hold this metric's rubrics, by preference: its names
+        (``general_quality_v1``, ...), its name without version (``general_quality``) and that
+        with ``_rubrics`` (``general_quality_rubrics``, the group name Google's guides use)."""
+        # An alias is served by a subclass named after it (the catalog): the MRO has them all.
+        declared = [vars(k).get("name") for k in cls.__mro__]
+        names = list(dict.fromkeys(n for n in (*declared, *cls.aliases) if isinstance(n, str)))
+        bases = list(dict.fromkeys(VERSION_SUFFIX.sub("", n) for n in names))
+        return tuple(dict.fromkeys([*names, *bases, *(f"{b}_rubrics" for b in bases)]))
+
+    def supplied(self, params: Params, instance: InstanceView) -> tuple[str, list[Any]] | None:
+        """The key and rubrics of the caller's group for this metric; None when the instance
+        has no non-empty group (the rubrics are then generated). A group is chosen by
+        ``rubric_group_key``, else by :meth:`group_keys`, else as the only non-empty group;
+        several groups, none of them this metric's, are INVALID_ARGUMENT (ambiguous)."""
+        groups = instance.rubric_groups
+        where = f"{instance.path}.rubric_groups"
+        if params.values.get("rubric_group_key") is not None:
+            key = params.string("rubric_group_key")
+            if key not in groups:
+                have = ", ".join(repr(k) for k in sorted(groups)) or "none"
+                raise InvalidArgument(
+                    params.field("rubric_group_key"),
+                    f"no rubric group {key!r} in the instance (it has: {have})",
+                )
+            return key, rubrics.group_rubrics(groups[key], f"{where}[{key!r}]")
+        filled = sorted(k for k in groups if len(groups[k].rubrics))
+        if not filled:
+            return None
+        chosen = next((k for k in self.group_keys() if k in filled), None)
+        if chosen is None and len(filled) == 1:
+            chosen = filled[0]
+        if chosen is None:
+            raise InvalidArgument(
+                where,
+                f"{len(filled)} rubric groups ({', '.join(map(repr, filled))}) and none is "
+                f"{self.name}'s (keys {', '.join(map(repr, self.group_keys()))}); name the "
+                "group to judge with metric_spec_parameters.rubric_group_key",
+            )
+        return chosen, rubrics.group_rubrics(groups[chosen], f"{where}[{chosen!r}]")
+
+    async def evaluate_named(
+        self, params: Params, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        sources = transcript.sources(instance.message, instance.path)
+        self.check(sources, instance, self.required)
+        supplied = self.supplied(params, instance)
+        if supplied is None:
+            outcome = await self.judge(params, sources, call)
+            outcome.saw_all_parts = True
+            return outcome
+        key, given = supplied
+        judged = await self.recipe.judge_rubrics(
+            call, given, self.sections(sources, self.reads), media=sources.media
+        )
+        source = f"{instance.path}.rubric_groups[{key!r}]"
+        explanation = f"{judged.explanation()}\nRubrics: {source} (supplied)."
+        return Outcome(judged.score, explanation, judged.verdict_messages(), saw_all_parts=True)
 
     async def judge(self, params: Params, sources: Sources, call: Call) -> Outcome:
         judged = await self.recipe.judge(
@@ -145,11 +232,18 @@ class RubricNamed(JudgeNamed):
         )
         return Outcome(judged.score, judged.explanation(), judged.verdict_messages())
 
-    async def rubrics_for(self, params: Params, instance: InstanceView, call: Call) -> list[Any]:
-        """Only the rubrics (``predefined_rubric_generation_spec``), with the caller's Call."""
+    async def rubrics_for(
+        self,
+        params: Params,
+        instance: InstanceView,
+        call: Call,
+        fields: Mapping[str, str] | None = None,
+    ) -> list[Any]:
+        """Only the generated rubrics (``predefined_rubric_generation_spec``,
+        GenerateInstanceRubrics), with the caller's Call; ``fields`` as in :meth:`check`."""
         sources = transcript.sources(instance.message, instance.path)
         needed = [g for g in self.required if not set(g) & {"response"}]
-        self.check(sources, instance, needed)
+        self.check(sources, instance, needed, fields)
         return await self.recipe.generate(
             call,
             self.sections(sources, self.generation_reads),

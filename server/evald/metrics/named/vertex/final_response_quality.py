@@ -22,9 +22,9 @@ class FinalResponseQuality(RubricNamed):
     aliases = ("final_response_quality_v2",)
     definition = (
         "Rubric-based quality of an agent's final response: resolves the request, agrees with "
-        "the tool results in the trace and (when given) with the reference on key points, "
-        "honest about what was not done, clear. Score: share of rubrics met, 0..1. Reads "
-        "prompt, response (required), reference, agent_eval_data / agent_data, "
+        "the tool results in the trace and (when given) with the reference on key points, honest "
+        "about what was not done, clear. Score: importance-weighted share of rubrics met, 0..1. "
+        "Reads prompt, response (required), reference, agent_eval_data / agent_data, "
         "other_data.context."
     )
     recipe = FINAL_RESPONSE_QUALITY

@@ -22,9 +22,9 @@ class FinalResponseReferenceFree(RubricNamed):
     aliases = ("final_response_reference_free_v2",)
     definition = (
         "Rubric-based quality of an agent's final response with no reference: resolves the "
-        "request, consistent with the tool results in the trace, honest about what was not "
-        "done, clear. Score: share of rubrics met, 0..1. Reads prompt, response (required), "
-        "agent_eval_data / agent_data, other_data.context; never the reference."
+        "request, consistent with the tool results in the trace, honest about what was not done, "
+        "clear. Score: importance-weighted share of rubrics met, 0..1. Reads prompt, response "
+        "(required), agent_eval_data / agent_data, other_data.context; never the reference."
     )
     recipe = FINAL_RESPONSE_REFERENCE_FREE
     reads = ("prompt", "context", "agent", "response")

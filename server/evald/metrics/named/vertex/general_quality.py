@@ -21,10 +21,11 @@ class GeneralQuality(RubricNamed):
     name = "general_quality_v1"
     aliases = ("general_quality_v2",)
     definition = (
-        "Rubric-based overall quality. The judge writes 3-10 yes/no rubrics from the prompt "
-        "(and `other_data.context`, `guidelines`): instructions, correctness, completeness, "
-        "relevance, organisation, tone; then answers each for the response. Score: share of "
-        "rubrics met, 0..1. Reads prompt, response (required), other_data.context."
+        "Rubric-based overall quality. The judge writes 3-10 yes/no rubrics from the prompt (and "
+        "`other_data.context`, `guidelines`): instructions, correctness, completeness, "
+        "relevance, organisation, tone; then answers each for the response. Score: "
+        "importance-weighted share of rubrics met, 0..1. Reads prompt, response (required), "
+        "other_data.context."
     )
     recipe = GENERAL_QUALITY
     reads = ("prompt", "context", "response")

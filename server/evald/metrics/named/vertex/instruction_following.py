@@ -14,8 +14,10 @@ class InstructionFollowing(RubricNamed):
     aliases = ("instruction_following_v2",)
     definition = (
         "Rubric-based instruction following: one rubric per explicit requirement or constraint "
-        "of the prompt (format, length, language, content to include or avoid, ...), then a "
-        "verdict on each. Score: share of rubrics met, 0..1. Reads prompt, response (required)."
+        "of the prompt (format, length, language, content to include or avoid, ...) and rubrics "
+        "on the accuracy of the information it asks for (the correct, specific answer where one "
+        "can be checked), then a verdict on each. Score: importance-weighted share of rubrics "
+        "met, 0..1. Reads prompt, response (required)."
     )
     recipe = instruction_following.RECIPE
     reads = ("prompt", "response")

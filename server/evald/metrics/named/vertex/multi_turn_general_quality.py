@@ -25,8 +25,8 @@ class MultiTurnGeneralQuality(RubricNamed):
         "Rubric-based quality of the model's latest turn: rubrics from the conversation "
         "(`prompt` as several contents, role-labelled) on answering the latest message, "
         "following earlier instructions, consistency with earlier turns, correctness, clarity. "
-        "Score: share of rubrics met, 0..1. Reads prompt, response (required), "
-        "other_data.context."
+        "Score: importance-weighted share of rubrics met, 0..1. Reads prompt, response "
+        "(required), other_data.context."
     )
     recipe = MULTI_TURN_GENERAL_QUALITY
     reads = ("prompt", "context", "response")

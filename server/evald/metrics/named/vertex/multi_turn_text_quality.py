@@ -22,9 +22,9 @@ class MultiTurnTextQuality(RubricNamed):
     aliases = ("multi_turn_text_quality_v2",)
     definition = (
         "Rubric-based writing quality of the model's latest turn in the conversation (`prompt` "
-        "as several contents): fluency, coherence with earlier turns, concision, consistent "
-        "tone and persona. Score: share of rubrics met, 0..1. Reads prompt, response "
-        "(required), other_data.context."
+        "as several contents): fluency, coherence with earlier turns, concision, consistent tone "
+        "and persona. Score: importance-weighted share of rubrics met, 0..1. Reads prompt, "
+        "response (required), other_data.context."
     )
     recipe = MULTI_TURN_TEXT_QUALITY
     reads = ("prompt", "context", "response")

@@ -22,8 +22,8 @@ class MultiTurnToolUseQuality(RubricNamed):
     definition = (
         "Rubric-based tool use over a whole conversation: per-turn rubrics on tool choice, "
         "arguments, needless calls, use of results and error handling, judged on the agent "
-        "trace. Score: share of rubrics met, 0..1. Reads agent_eval_data (or agent_data; "
-        "required), prompt, response, other_data.context."
+        "trace. Score: importance-weighted share of rubrics met, 0..1. Reads agent_eval_data (or "
+        "agent_data; required), prompt, response, other_data.context."
     )
     recipe = MULTI_TURN_TOOL_USE_QUALITY
     reads = ("prompt", "context", "agent", "response")

@@ -23,8 +23,8 @@ class MultiTurnTrajectoryQuality(RubricNamed):
     definition = (
         "Rubric-based trajectory quality over a conversation: rubrics on whether the agent's "
         "actions for each request are the needed steps in a sensible order without skipped, "
-        "needless, repeated or looping steps. Score: share of rubrics met, 0..1. Reads "
-        "agent_eval_data (or agent_data; required), prompt, response."
+        "needless, repeated or looping steps. Score: importance-weighted share of rubrics met, "
+        "0..1. Reads agent_eval_data (or agent_data; required), prompt, response."
     )
     recipe = MULTI_TURN_TRAJECTORY_QUALITY
     reads = ("prompt", "agent", "response")

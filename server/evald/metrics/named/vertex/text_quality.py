@@ -21,8 +21,9 @@ class TextQuality(RubricNamed):
     aliases = ("text_quality_v2",)
     definition = (
         "Rubric-based writing quality: rubrics on fluency, grammar, coherence, clarity, "
-        "concision, tone and formatting for the prompt, then a verdict on each. Score: share "
-        "of rubrics met, 0..1. Reads prompt, response (required), other_data.context."
+        "concision, tone and formatting for the prompt, then a verdict on each. Score: "
+        "importance-weighted share of rubrics met, 0..1. Reads prompt, response (required), "
+        "other_data.context."
     )
     recipe = TEXT_QUALITY
     reads = ("prompt", "context", "response")

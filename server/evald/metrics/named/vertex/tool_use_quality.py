@@ -21,10 +21,10 @@ class ToolUseQuality(RubricNamed):
     aliases = ("tool_use_quality_v2",)
     definition = (
         "Rubric-based tool use: rubrics from the request and the agent's tools (tool choice, "
-        "arguments, needless calls, use of results, error handling), judged on the tool calls "
-        "in `agent_eval_data` (or the deprecated `agent_data`) and the response. Score: share "
-        "of rubrics met, 0..1. Reads prompt (required), agent_eval_data or response "
-        "(required), other_data.context."
+        "arguments, needless calls, use of results, error handling), judged on the tool calls in "
+        "`agent_eval_data` (or the deprecated `agent_data`) and the response. Score: "
+        "importance-weighted share of rubrics met, 0..1. Reads prompt (required), "
+        "agent_eval_data or response (required), other_data.context."
     )
     recipe = TOOL_USE_QUALITY
     reads = ("prompt", "context", "agent", "response")
