@@ -104,6 +104,47 @@ def described(rubrics: Any) -> list[tuple[str, str, str, str]]:
     ]
 
 
+# Media ------------------------------------------------------------------------------------------
+
+IMAGE = {"inline_data": {"mime_type": "image/png", "data": "iVBORw0KGgpjYXQ="}}
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"predefined_rubric_generation_spec": {"metric_spec_name": "general_quality_v1"}},
+        {"rubric_generation_spec": {"prompt_template": "Rubrics for: {prompt}"}},
+    ],
+)
+def test_an_image_in_the_prompt_reaches_the_judge(
+    judge: FakeJudge, channel: grpc.Channel, spec: dict[str, Any]
+) -> None:
+    judge.script(WITH_IMPORTANCE)
+    body = {"contents": [{"role": "user", "parts": [{"text": "Describe this:"}, IMAGE]}], **spec}
+    assert len(generate(channel, body).generated_rubrics) == 3
+    (sent,) = judge.calls
+    assert "Describe this:\n[media 1: image/png]" in sent.prompt
+    parts = sent.body["contents"][0]["parts"]
+    assert parts[-2] == {"text": "[media 1: image/png]"}
+    assert parts[-1]["inlineData"]["data"] == IMAGE["inline_data"]["data"]
+
+
+def test_a_text_only_judge_refuses_the_image_naming_the_part(
+    fake: FakeJudge, channel: grpc.Channel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake.reset()
+    configure(monkeypatch, tmp_path, fake.url, media_types=[])
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "Describe this:"}, IMAGE]}],
+        "predefined_rubric_generation_spec": {"metric_spec_name": "general_quality_v1"},
+    }
+    error, field = refused(channel, body)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field == "contents[0].parts[1].inline_data"
+    assert "reads text only" in error.details()
+    assert fake.calls == []
+
+
 # Predefined specs --------------------------------------------------------------------------------
 
 
