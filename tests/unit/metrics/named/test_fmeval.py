@@ -8,6 +8,8 @@ character only, word sets split on any whitespace, and NLTK's None (a side witho
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -188,3 +190,17 @@ def test_unknown_parameter_names_it() -> None:
     with pytest.raises(InvalidArgument) as caught:
         score("fmeval/exact_match", {"delimiter": "|"}, response="x", reference="x")
     assert caught.value.violations[0].field.endswith("metric_spec_parameters.delimiter")
+
+
+PEER = json.loads((Path(__file__).parent / "fmeval_peer_values.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "case", PEER["cases"], ids=[f"{c['metric']}-{i}" for i, c in enumerate(PEER["cases"])]
+)
+def test_fmeval_values_recorded_from_fmeval_itself(case: dict[str, Any]) -> None:
+    """Values FMEval's own functions gave on generated edge cases (see the file's source)."""
+    got = score(
+        case["metric"], case["parameters"], response=case["response"], reference=case["reference"]
+    )
+    assert got == pytest.approx(case["fmeval"], abs=1e-12)
