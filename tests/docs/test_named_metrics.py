@@ -13,6 +13,15 @@ from evald.metrics.catalog import builtin
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "metrics" / "named.md"
 ROW = re.compile(r"^\| `((?:nemo|fmeval)/[^`]+)` \|.*$", re.M)
+SECTION = "## Predefined metrics"
+
+
+def table_text() -> str:
+    """The section of the page that holds the definitions table (up to its next heading)."""
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index(SECTION) + len(SECTION)
+    end = text.find("\n#", start)
+    return text[start : end if end != -1 else len(text)]
 
 
 def table_row(metric: Metric) -> str:
@@ -31,11 +40,12 @@ FAMILIES = sorted(name for name, m in builtin().named.items() if m.family in ("n
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_every_metric_is_documented_as_declared(name: str) -> None:
-    rows = {m.group(1): m.group(0) for m in ROW.finditer(PAGE.read_text(encoding="utf-8"))}
+    rows = {m.group(1): m.group(0) for m in ROW.finditer(table_text())}
     assert name in rows, f"{name} has no row in {PAGE.name}"
     assert rows[name] == table_row(builtin().named[name])
 
 
 def test_the_table_names_no_other_metric() -> None:
-    documented = set(ROW.findall(PAGE.read_text(encoding="utf-8")))
-    assert documented == set(FAMILIES)
+    documented = ROW.findall(table_text())
+    assert len(documented) == len(set(documented))
+    assert set(documented) == set(FAMILIES)
