@@ -125,13 +125,16 @@ def _dataset_scores(metric: Any, records: Sequence[dict[str, Any]], i: int) -> d
         params = Params(
             json_format.MessageToDict(spec.metric_spec_parameters), named.parameters, path
         )
-        views = [
-            InstanceView(instance_of(r["input"], f"rows[{r['row']}]"), f"rows[{r['row']}]")
-            for r in records
-        ]
+        views = [_view(record) for record in records]
         return named.dataset_scores(params, views)
     except EvalError:
         return {}  # a row the metric could score cannot fail here; a bad spec failed every row
+
+
+def _view(record: dict[str, Any]) -> InstanceView:
+    """The instance of a result record's row (scored without error, so it converts)."""
+    path = f"rows[{record['row']}]"
+    return InstanceView(instance_of(record["input"], path), path)
 
 
 def _classification(
@@ -139,10 +142,12 @@ def _classification(
 ) -> dict[str, Any]:
     # FMEval's dataset scores: the reference as is against the converted response, with the
     # dataset's distinct references as the labels when valid_labels is not given.
-    truth = [str(record["input"].get("reference", "")) for record in records]
+    # The texts as the metric read them (a column may hold an InstanceData object).
+    views = [_view(record) for record in records]
+    truth = [view.text("reference") or "" for view in views]
     valid = params.get("valid_labels")
     labels = [str(v) for v in valid] if isinstance(valid, list) else sorted(set(truth))
-    predicted = [convert_label(str(r["input"].get("response", "")), labels) for r in records]
+    predicted = [convert_label(view.text("response") or "", labels) for view in views]
     other: dict[str, Any] = {}
     if metric.HasField("metadata"):
         other = json_format.MessageToDict(metric.metadata.other_metadata)
