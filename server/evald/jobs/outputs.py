@@ -66,10 +66,10 @@ def summaries(metrics: Sequence[Any], records: Sequence[dict[str, Any]]) -> list
     groups = categories(records)
     found = []
     for i, (metric, label) in enumerate(zip(metrics, labels, strict=True)):
-        summary = _summary(metric, label, records, i)
+        summary = _summary(metric, label, records, i, records)
         if groups:
             summary.categories = {
-                name: _summary(metric, label, rows, i) for name, rows in groups.items()
+                name: _summary(metric, label, rows, i, records) for name, rows in groups.items()
             }
         found.append(summary)
     return found
@@ -89,7 +89,14 @@ def categories(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, An
     return dict(sorted(groups.items()))
 
 
-def _summary(metric: Any, label: str, records: Sequence[dict[str, Any]], i: int) -> MetricSummary:
+def _summary(
+    metric: Any,
+    label: str,
+    records: Sequence[dict[str, Any]],
+    i: int,
+    dataset: Sequence[dict[str, Any]],
+) -> MetricSummary:
+    """The summary of metric ``i`` over ``records``, part of (or all of) ``dataset``."""
     requested = [
         api.messages.Metric.AggregationMetric.Name(a) for a in metric.aggregation_metrics if a != 0
     ]
@@ -98,7 +105,8 @@ def _summary(metric: Any, label: str, records: Sequence[dict[str, Any]], i: int)
     scored = [record for record in records if record["results"][i]["error"] is None]
     params = classification_params(metric)
     if params is not None:
-        summary.classification = _classification(metric, params, scored)
+        everywhere = [record for record in dataset if record["results"][i]["error"] is None]
+        summary.classification = _classification(metric, params, scored, everywhere)
         summary.dataset_scores.update(classification_scores(summary.classification))
     summary.dataset_scores.update(_dataset_scores(metric, scored, i))
     return summary
@@ -138,15 +146,22 @@ def _view(record: dict[str, Any]) -> InstanceView:
 
 
 def _classification(
-    metric: Any, params: dict[str, Any], records: Sequence[dict[str, Any]]
+    metric: Any,
+    params: dict[str, Any],
+    records: Sequence[dict[str, Any]],
+    dataset: Sequence[dict[str, Any]],
 ) -> dict[str, Any]:
     # FMEval's dataset scores: the reference as is against the converted response, with the
-    # dataset's distinct references as the labels when valid_labels is not given.
-    # The texts as the metric read them (a column may hold an InstanceData object).
+    # distinct references of the whole dataset (also for a category's scores) as the labels
+    # when valid_labels is not given. The texts are read as the metric reads them (a column
+    # may hold an InstanceData object).
     views = [_view(record) for record in records]
     truth = [view.text("reference") or "" for view in views]
     valid = params.get("valid_labels")
-    labels = [str(v) for v in valid] if isinstance(valid, list) else sorted(set(truth))
+    if isinstance(valid, list):
+        labels = [str(v) for v in valid]
+    else:
+        labels = sorted({_view(record).text("reference") or "" for record in dataset})
     predicted = [convert_label(view.text("response") or "", labels) for view in views]
     other: dict[str, Any] = {}
     if metric.HasField("metadata"):

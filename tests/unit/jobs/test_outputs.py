@@ -163,3 +163,16 @@ def test_a_non_text_category_is_named_by_its_json() -> None:
     assert summary.categories is not None
     assert list(summary.categories) == ["3"]
     assert not math.isnan(summary.categories["3"].sum)
+
+
+def test_a_category_reads_labels_with_the_whole_dataset_references() -> None:
+    # FMEval finds the labels once per dataset: in category "b", "negative positive" reads as
+    # "negative" (a label of category "a"), so that row is wrong there too.
+    rows = [
+        {"response": "it is negative", "reference": "negative", "category": "a"},
+        {"response": "negative positive", "reference": "positive", "category": "b"},
+    ]
+    metric = named("fmeval/classification_accuracy")
+    [summary] = outputs.summaries([metric], [record(i, r, 1.0) for i, r in enumerate(rows)])
+    assert summary.categories is not None
+    assert summary.categories["b"].dataset_scores["classification_accuracy_score"] == 0.0
