@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -359,3 +360,19 @@ def test_malformed_arguments_still_explain_the_name_accuracy() -> None:
     assert outcome.explanation.startswith(
         "function_name_accuracy: 1.0, function_name_and_args_accuracy: nan"
     )
+
+
+PEER_CALLS = json.loads(
+    (Path(__file__).parent / "nemo_peer_tool_calls.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("case", PEER_CALLS["cases"])
+def test_tool_calling_values_recorded_from_nemo_itself(case: dict[str, Any]) -> None:
+    """Values NeMo's own tool-calling code gave on generated cases (see the file's source)."""
+    texts = {"response": case["response"], "reference": case["reference"]}
+    names = score("nemo/tool-calling", {"score": "function_name_accuracy"}, **texts)
+    assert names == case["function_name_accuracy"]
+    full = score("nemo/tool-calling", None, **texts)
+    expected = case["function_name_and_args_accuracy"]
+    assert math.isnan(full) if expected is None else full == expected
