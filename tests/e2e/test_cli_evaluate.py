@@ -188,3 +188,43 @@ def test_jobs_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         assert main(["jobs", "cancel", name, *addr]) == 0  # finished: nothing to do
         assert main(["jobs", "get", "12345", *addr]) == 1
         assert "NOT_FOUND" in capsys.readouterr().err
+
+
+def test_results_per_category(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [  # fmeval's CLASSIFICATION_DATASET (test_classification_accuracy.py)
+        {"response": "4", "reference": "4", "category": "brownie"},
+        {"response": "4", "reference": "4", "category": "vanilla cake"},
+        {"response": "2", "reference": "1", "category": "vanilla cake"},
+    ]
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    labels = json.dumps({"valid_labels": ["1", "2", "3", "4", "5"]})
+    code = main(
+        [
+            "evaluate",
+            "--metric", f"fmeval/classification_accuracy:{labels}",
+            "--metric", "nemo/bleu",
+            "--data", str(data),
+            "--output", str(tmp_path / "out"),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    table = capsys.readouterr().out.splitlines()
+    assert [line.split("  ")[0] for line in table[2:]] == [
+        "fmeval/classification_accuracy",
+        "fmeval/classification_accuracy [category=brownie]",
+        "fmeval/classification_accuracy [category=vanilla cake]",
+        "nemo/bleu",
+        "nemo/bleu [category=brownie]",
+        "nemo/bleu [category=vanilla cake]",
+    ]
+    aggregation = json.loads((tmp_path / "out/aggregation.json").read_text())
+    accuracy, bleu = aggregation["metrics"]
+    assert accuracy["dataset_scores"]["balanced_accuracy_score"] == pytest.approx(1 / 2)
+    vanilla = accuracy["categories"]["vanilla cake"]
+    assert vanilla["mean"] == 0.5
+    assert vanilla["dataset_scores"]["precision_score"] == pytest.approx(1 / 2)
+    assert set(bleu["categories"]) == {"brownie", "vanilla cake"}
+    assert "corpus_bleu" in bleu["dataset_scores"]
+    report = (tmp_path / "out/report.html").read_text()
+    assert "[category=vanilla cake]" in report

@@ -121,6 +121,31 @@ def test_grpc_job_end_to_end(jobs_channel: grpc.Channel, tmp_path: Path) -> None
     assert aggregation["rows_failed"] == 1
 
 
+def test_results_per_category(jobs_channel: grpc.Channel, tmp_path: Path) -> None:
+    rows = [
+        {"response": "Paris", "reference": "Paris", "category": "geo"},
+        {"response": "Lyon", "reference": "Paris", "category": "geo"},
+        {"response": "4", "reference": "4", "category": "math"},
+    ]
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    metric = m.Metric(predefined_metric_spec=m.PredefinedMetricSpec(metric_spec_name="nemo/em"))
+    operation = stub(jobs_channel).EvaluateDataset(dataset_request(data, tmp_path / "out", metric))
+    wait = lro.WaitOperationRequest(name=operation.name, timeout=duration_pb2.Duration(seconds=20))
+    done = ops_call(jobs_channel, "WaitOperation", wait, lro.Operation)
+    response = m.EvaluateDatasetResponse()
+    assert done.response.Unpack(response)
+    got = {
+        r.pointwise_metric_result.explanation: r.pointwise_metric_result.score
+        for r in response.aggregation_output.aggregation_results
+    }
+    assert got["nemo/em AVERAGE"] == pytest.approx(2 / 3)
+    assert got["nemo/em AVERAGE category=geo"] == 0.5
+    assert got["nemo/em AVERAGE category=math"] == 1.0
+    directory = Path(response.output_info.gcs_output_directory)
+    aggregation = json.loads((directory / "aggregation.json").read_text())
+    assert aggregation["metrics"][0]["categories"]["geo"]["count"] == 2
+
+
 def test_list_and_delete(jobs_channel: grpc.Channel, tmp_path: Path) -> None:
     data = write_jsonl(tmp_path / "rows.jsonl", ROWS[:2])
     request = dataset_request(data, None, m.Metric(exact_match_spec={}))

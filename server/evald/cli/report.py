@@ -22,23 +22,9 @@ def _fmt(value: float | None) -> str:
 def summary_table(aggregation: dict[str, Any]) -> str:
     """One line per metric: count, errors, mean, 95% CI, std, min, median, max."""
     header = ("metric", "count", "errors", "mean", "95% CI", "std", "min", "median", "max")
-    rows = [header]
-    for m in aggregation["metrics"]:
-        a = m["aggregations"]
-        ci = m["ci95"]
-        rows.append(
-            (
-                m["metric"],
-                str(m["count"]),
-                str(m["errors"]),
-                _fmt(m["mean"]),
-                "-" if ci is None else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
-                _fmt(a["STANDARD_DEVIATION"]),
-                _fmt(a["MINIMUM"]),
-                _fmt(a["MEDIAN"]),
-                _fmt(a["MAXIMUM"]),
-            )
-        )
+    rows: list[tuple[str, ...]] = [header]
+    for name, m in summary_lines(aggregation):
+        rows.append((name, *_cells(m)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = [
         "  ".join(
@@ -49,6 +35,30 @@ def summary_table(aggregation: dict[str, Any]) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def summary_lines(aggregation: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each metric's summary, followed by its summary per category (``metric [category=x]``)."""
+    lines = []
+    for m in aggregation["metrics"]:
+        lines.append((str(m["metric"]), m))
+        for name, category in m.get("categories", {}).items():
+            lines.append((f"{m['metric']} [category={name}]", category))
+    return lines
+
+
+def _cells(m: dict[str, Any]) -> tuple[str, ...]:
+    a, ci = m["aggregations"], m["ci95"]
+    return (
+        str(m["count"]),
+        str(m["errors"]),
+        _fmt(m["mean"]),
+        "-" if ci is None else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
+        _fmt(a["STANDARD_DEVIATION"]),
+        _fmt(a["MINIMUM"]),
+        _fmt(a["MEDIAN"]),
+        _fmt(a["MAXIMUM"]),
+    )
 
 
 def histogram(values: Sequence[float], bins: int = BINS) -> tuple[float, float, list[int]]:
@@ -124,21 +134,10 @@ def html_report(title: str, aggregation: dict[str, Any], records: Sequence[dict[
         )
         + "</tr>",
     ]
-    for m in aggregation["metrics"]:
-        a, ci = m["aggregations"], m["ci95"]
-        cells = [
-            m["count"],
-            m["errors"],
-            _fmt(m["mean"]),
-            "-" if ci is None else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]",
-            _fmt(a["STANDARD_DEVIATION"]),
-            _fmt(a["MINIMUM"]),
-            _fmt(a["MEDIAN"]),
-            _fmt(a["MAXIMUM"]),
-        ]
+    for name, m in summary_lines(aggregation):
         out.append(
-            f"<tr><td>{html.escape(m['metric'])}</td>"
-            + "".join(f'<td class="num">{html.escape(str(c))}</td>' for c in cells)
+            f"<tr><td>{html.escape(name)}</td>"
+            + "".join(f'<td class="num">{html.escape(c)}</td>' for c in _cells(m))
             + "</tr>"
         )
     out.append("</table>")
@@ -159,7 +158,15 @@ def _metric_section(i: int, metric: dict[str, Any], records: Sequence[dict[str, 
         f"<h2>{html.escape(name)}</h2>",
         svg_histogram([s for s, _ in scored], f"distribution of {name}"),
     ]
-    extra = {k: metric[k] for k in ("win_rates", "classification") if k in metric}
+    extra: dict[str, Any] = {
+        k: metric[k] for k in ("win_rates", "classification", "dataset_scores") if k in metric
+    }
+    by_category = {
+        name: {k: c[k] for k in ("classification", "dataset_scores") if k in c}
+        for name, c in metric.get("categories", {}).items()
+    }
+    if any(by_category.values()):
+        extra["categories"] = by_category
     if extra:
         parts.append(f"<pre>{html.escape(json.dumps(extra, indent=2))}</pre>")
     worst = sorted(scored, key=lambda pair: (pair[0], pair[1]["row"]))[:WORST_ROWS]

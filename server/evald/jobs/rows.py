@@ -7,6 +7,7 @@ both hand :func:`score_row` a function that answers one ``EvaluateInstancesReque
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -69,11 +70,13 @@ def _error_json(status: Any) -> dict[str, Any]:
 
 
 def result_json(label: str, result: Any) -> dict[str, Any]:
-    """One ``MetricResult`` as JSON: the score is null when the metric errored."""
+    """One ``MetricResult`` as JSON: the score is null when the metric errored, and when it
+    scored NaN (JSON has no NaN; the summaries count such a row under ``nan``)."""
     errored = result.HasField("error") and result.error.code != 0
+    score = float(result.score)
     item: dict[str, Any] = {
         "metric": label,
-        "score": None if errored else float(result.score),
+        "score": None if errored or math.isnan(score) else score,
         "explanation": result.explanation if result.HasField("explanation") else None,
         "error": _error_json(result.error) if errored else None,
     }

@@ -22,6 +22,7 @@ metric that declares an entry point without implementing it, or one served twice
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
@@ -98,6 +99,12 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
         """Score ``instance`` as the named metric; ``path`` is the request field of the
         ``predefined_metric_spec``."""
         raise NotImplementedError(f"{type(self).__qualname__} serves no metric name")
+
+    def dataset_scores(self, params: Params, instances: Sequence[InstanceView]) -> dict[str, float]:
+        """Scores of the named metric over a whole dataset (the rows it scored without error),
+        reported beside the statistics of its row scores: NeMo's corpus BLEU. None by
+        default."""
+        return {}
 
     @classmethod
     def result_class(cls) -> type[Message]:

@@ -1,7 +1,8 @@
 """rouge: ROUGE F-measure of the prediction against its reference (Google's rouge-score).
 
 Served as ``rouge_input``, ``rouge_spec``, the ``ROUGE`` computation type and NeMo Evaluator's
-named metric ``nemo/rouge`` (its candidate and reference are Jinja2 templates over the instance).
+named metric ``nemo/rouge`` (its candidate and reference are Jinja2 templates over the instance;
+it always stems, as NeMo's scorer does, and explains with NeMo's four scores).
 
 The score is ``RougeScorer([rouge_type], use_stemmer=..., split_summaries=...)
 .score(target=reference, prediction=prediction)[rouge_type].fmeasure``. ``rouge_type`` is matched
@@ -39,6 +40,14 @@ API reference name a default)."""
 
 _BY_LOWER = {name.lower(): name for name in ROUGE_TYPES}
 
+NEMO_SCORES = {
+    "rouge_1_score": "rouge1",
+    "rouge_2_score": "rouge2",
+    "rouge_3_score": "rouge3",
+    "rouge_L_score": "rougeL",
+}
+"""The scores NeMo's rouge emits, by name, and the rouge-score type of each."""
+
 
 @dataclass(frozen=True)
 class RougeOptions:
@@ -59,8 +68,13 @@ class Rouge(TextMetric[RougeOptions], ComputedNamed):
     name = "nemo/rouge"
     family = "nemo"
     definition = (
-        "rouge-score F-measure of the given `rouge_type` (rouge1..rouge9, rougeL, rougeLsum; "
-        f"default {DEFAULT_ROUGE_TYPE}), no stemming, scored exactly as `rouge_spec` is, 0-1."
+        "rouge-score F-measure with the Porter stemmer (`use_stemmer=True`, as NeMo's scorer: "
+        "`run dog` against `running dogs` is 1 for rouge1), of the given `rouge_type` "
+        "(rouge1..rouge9, rougeL, rougeLsum, or NeMo's score names rouge_1_score, "
+        f"rouge_2_score, rouge_3_score, rouge_L_score; default {DEFAULT_ROUGE_TYPE}), 0-1. "
+        "NeMo emits its four scores together; the explanation gives all four "
+        "(`rouge_1_score`, `rouge_2_score`, `rouge_3_score`, `rouge_L_score`), the score is "
+        "the chosen one."
     )
     parameters = (
         Parameter("rouge_type", "string", "ROUGE variant", DEFAULT_ROUGE_TYPE),
@@ -118,15 +132,25 @@ class Rouge(TextMetric[RougeOptions], ComputedNamed):
         variables = instance.variables()
         candidate = render(params.string("candidate"), variables, params.field("candidate"))
         reference = render(params.string("reference"), variables, params.field("reference"))
-        spec = api.messages.RougeSpec(rouge_type=params.string("rouge_type"))
+        requested = params.string("rouge_type")
+        spec = api.messages.RougeSpec(rouge_type=NEMO_SCORES.get(requested, requested))
         options = self.options(spec, params.path)
         try:
-            return Outcome(self.score_text(candidate, reference, options))
+            scores = _nemo_scorer(options.rouge_type).score(reference, candidate)
         except TimeoutError as exc:
             field = "candidate" if _splits(reference) else "reference"
             raise InvalidArgument(
                 params.field(field), "text too hard to split into sentences"
             ) from exc
+        explanation = ", ".join(f"{n}: {scores[t].fmeasure}" for n, t in NEMO_SCORES.items())
+        return Outcome(scores[options.rouge_type].fmeasure, explanation)
+
+
+@cache
+def _nemo_scorer(rouge_type: str) -> kernels.Rouge:
+    # NeMo's four types plus the one asked for, stemmed; rougeLsum splits on newlines.
+    types = list(dict.fromkeys([*NEMO_SCORES.values(), rouge_type]))
+    return kernels.Rouge(types, use_stemmer=True, sentence_splitter=None)
 
 
 def _fmeasures(instances: Sequence[Any], options: RougeOptions) -> list[float]:

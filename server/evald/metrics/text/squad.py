@@ -1,4 +1,5 @@
-"""Text normalisations and word-overlap scores shared by the NeMo and FMEval metrics."""
+"""SQuAD's text normalisation and token F1, as NeMo's ``em`` and ``f1`` use them (FMEval's own
+normalisation differs: :mod:`evald.metrics.text.quac`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ _PUNCTUATION = frozenset(string.punctuation)
 
 
 def normalize(text: str) -> str:
-    """SQuAD's normalisation, which FMEval also uses: lowercase, drop ASCII punctuation
-    (``string.punctuation``), drop the articles a/an/the, collapse whitespace."""
+    """SQuAD's normalisation: lowercase, drop ASCII punctuation (``string.punctuation``), drop
+    the articles a/an/the as whole words, collapse any whitespace to one space."""
     text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
 
@@ -27,16 +28,3 @@ def token_f1(prediction: str, truth: str) -> float:
         return 0.0
     precision, recall = common / len(pred), common / len(gold)
     return 2 * precision * recall / (precision + recall)
-
-
-def word_set_scores(prediction: str, truth: str) -> tuple[float, float, float]:
-    """(precision, recall, F1) over the *sets* of normalised words, as FMEval computes them
-    (NLTK's ``precision``/``recall``/``f_measure``); both empty 1, one empty 0."""
-    pred, gold = set(normalize(prediction).split()), set(normalize(truth).split())
-    if not pred or not gold:
-        same = float(pred == gold)
-        return same, same, same
-    common = len(pred & gold)
-    precision, recall = common / len(pred), common / len(gold)
-    f1 = 0.0 if common == 0 else 2 * precision * recall / (precision + recall)
-    return precision, recall, f1

@@ -3,11 +3,23 @@ label."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.instance import InstanceView
 from evald.metrics.params import Parameter, Params
 
 UNKNOWN_LABEL = "unknown"
+AVERAGES = ("micro", "macro", "samples", "weighted", "binary", "none")
+
+
+def convert_label(response: str, valid_labels: Sequence[str]) -> str:
+    """FMEval's default converter: the first word of the response (split on the space character
+    only) that, lowercased and stripped, is a valid label (also lowercased and stripped), in that
+    lowercased, stripped form; ``unknown`` when none is."""
+    valid = {label.lower().strip() for label in valid_labels}
+    words = (word.lower().strip() for word in response.split(" "))
+    return next((word for word in words if word in valid), UNKNOWN_LABEL)
 
 
 class ClassificationAccuracy(ComputedNamed):
@@ -16,23 +28,30 @@ class ClassificationAccuracy(ComputedNamed):
     name = "fmeval/classification_accuracy"
     family = "fmeval"
     definition = (
-        "Labels compare lowercased and stripped. With `valid_labels`, the predicted label is "
-        "the first whitespace-separated word of the response that is a valid label (else "
-        "`unknown`), as FMEval's default converter does; without, it is the whole response. "
-        "1 when it equals the reference label, else 0."
+        "The predicted label is the first word of the response, split on the space character "
+        "only, that lowercased and stripped is one of `valid_labels` (also lowercased and "
+        "stripped), else `unknown` (FMEval's default converter). 1 when it equals the reference "
+        "as is (not lowercased, not stripped: a reference `Positive` never matches), else 0. "
+        "Without `valid_labels` the only valid label is the row's reference (FMEval takes every "
+        "distinct reference of the dataset, which one row cannot see). "
+        "`multiclass_average_strategy` sets the averaging of the dataset's precision and "
+        "recall."
     )
     parameters = (
         Parameter("valid_labels", "string list", "the labels the response may contain", None),
+        Parameter(
+            "multiclass_average_strategy",
+            "choice",
+            "averaging of the dataset's precision and recall (scikit-learn's `average`)",
+            "micro",
+            AVERAGES,
+        ),
     )
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         output = instance.require("response")
-        target = instance.require("reference").lower().strip()
+        target = instance.require("reference")
+        params.choice("multiclass_average_strategy")  # checked here, used by the aggregation
         labels = params.strings("valid_labels")
-        if labels is None:
-            predicted = output.lower().strip()
-        else:
-            valid = {label.lower().strip() for label in labels}
-            words = (w.lower().strip() for w in output.split())
-            predicted = next((w for w in words if w in valid), UNKNOWN_LABEL)
+        predicted = convert_label(output, [target] if labels is None else labels)
         return Outcome(1.0 if predicted == target else 0.0, f"predicted label: {predicted!r}")

@@ -12,7 +12,8 @@ class ExactMatch(BestOverTargets):
     name = "fmeval/exact_match"
     definition = (
         "1 when `response.strip() == target.strip()` for some target (reference split on "
-        "`<OR>`), else 0. Case and punctuation count."
+        "`<OR>`), else 0. Case and punctuation count. An empty `target_output_delimiter` is "
+        "refused."
     )
 
     @staticmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evald.metrics.named.fmeval.targets import BestOverTargets
-from evald.metrics.text.squad import word_set_scores
+from evald.metrics.text.quac import word_scores
 
 
 class F1OverWords(BestOverTargets):
@@ -11,12 +11,15 @@ class F1OverWords(BestOverTargets):
 
     name = "fmeval/f1_over_words"
     definition = (
-        "F1 over the *sets* of words of the normalised response and target (as FMEval, with "
-        "NLTK's set-based `f_measure`): precision = shared words / response words, recall = "
-        "shared words / target words. Best over the targets. Both empty 1, one empty 0."
+        "Both sides are stripped and normalised as for `fmeval/quasi_exact_match`, then split "
+        "into *sets* of words on any whitespace. precision = shared words / response words, "
+        "recall = shared words / target words, F1 = 1 / (0.5 / precision + 0.5 / recall) "
+        "(NLTK's `f_measure`, as FMEval). A side without words scores 0 (NLTK gives None, "
+        "FMEval reports 0), even when both are empty; no shared word scores 0. Best over the "
+        "targets (reference split on `<OR>`)."
     )
     score_range = "0..1"
 
     @staticmethod
     def compare(output: str, target: str) -> float:
-        return word_set_scores(output, target)[2]
+        return word_scores(output, target)[2]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evald.metrics.named.fmeval.targets import BestOverTargets
-from evald.metrics.text.squad import normalize
+from evald.metrics.text import quac
 
 
 class QuasiExactMatch(BestOverTargets):
@@ -11,10 +11,13 @@ class QuasiExactMatch(BestOverTargets):
 
     name = "fmeval/quasi_exact_match"
     definition = (
-        "1 when the response and some target are equal after FMEval's normalisation: "
-        "lowercase, remove punctuation, remove the articles a/an/the, collapse whitespace."
+        "1 when the response and some target (reference split on `<OR>`) are equal after "
+        "stripping surrounding whitespace and FMEval's normalisation: lowercase, remove ASCII "
+        "punctuation (`string.punctuation`), split on the space character only, drop empty "
+        "words and the words a/an/the, join with one space. A tab, newline or non-breaking "
+        "space stays inside its word, so `the\\ncat` keeps its article. Else 0."
     )
 
     @staticmethod
     def compare(output: str, target: str) -> float:
-        return float(normalize(output) == normalize(target))
+        return quac.quasi_exact_match(output, target)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from evald.metrics.named.fmeval.targets import BestOverTargets
-from evald.metrics.text.squad import word_set_scores
+from evald.metrics.text.quac import word_scores
 
 
 class RecallOverWords(BestOverTargets):
     """Share of the target's normalised words found in the response."""
 
     name = "fmeval/recall_over_words"
-    definition = "Recall as in `fmeval/f1_over_words`, best over the targets."
+    definition = (
+        "Shared words / target words, over the word sets of `fmeval/f1_over_words`; 0 when "
+        "either side has no words. Best over the targets."
+    )
     score_range = "0..1"
 
     @staticmethod
     def compare(output: str, target: str) -> float:
-        return word_set_scores(output, target)[1]
+        return word_scores(output, target)[1]

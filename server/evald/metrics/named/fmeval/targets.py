@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.instance import InstanceView
 from evald.metrics.params import Parameter, Params
@@ -17,6 +18,15 @@ DELIMITER = Parameter(
 )
 
 
+def targets(params: Params, reference: str) -> list[str]:
+    """The reference split on ``target_output_delimiter``; an empty delimiter is refused, as
+    FMEval's configurations refuse it (``str.split`` cannot split on nothing)."""
+    delimiter = params.string("target_output_delimiter")
+    if not delimiter:
+        raise InvalidArgument(params.field("target_output_delimiter"), "must not be empty")
+    return reference.split(delimiter)
+
+
 class BestOverTargets(ComputedNamed):
     family = "fmeval"
     parameters = (DELIMITER,)
@@ -24,7 +34,5 @@ class BestOverTargets(ComputedNamed):
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         output = instance.require("response")
-        delimiter = params.string("target_output_delimiter")
-        reference = instance.require("reference")
-        targets = reference.split(delimiter) if delimiter else [reference]
-        return Outcome(max(type(self).compare(output, t) for t in targets))
+        found = targets(params, instance.require("reference"))
+        return Outcome(max(type(self).compare(output, t) for t in found))

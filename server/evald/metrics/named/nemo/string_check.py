@@ -11,8 +11,12 @@ from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render
 
 OPERATIONS: dict[str, Callable[[str, str], bool]] = {
+    # NeMo's spellings, aliases included (its StringCheckOperation).
     "equals": lambda a, b: a == b,
+    "==": lambda a, b: a == b,
     "not equals": lambda a, b: a != b,
+    "!=": lambda a, b: a != b,
+    "<>": lambda a, b: a != b,
     "contains": lambda a, b: b in a,
     "not contains": lambda a, b: b not in a,
     "startswith": lambda a, b: a.startswith(b),
@@ -28,9 +32,10 @@ class StringCheck(ComputedNamed):
     definition = (
         "`check` is `[left, operation, right]`: both sides are Jinja2 templates over the "
         "instance, rendered as is (no trimming or case folding; use `| trim`, `| lower`). "
-        "Score 1 if the operation holds, else 0. Operations: `equals`, `not equals`, "
-        "`contains` (right is a substring of left), `not contains`, `startswith` (left starts "
-        "with right), `endswith`."
+        "Score 1 if the operation holds, else 0. Operations (NeMo's): `equals` or `==`, "
+        "`not equals`, `!=` or `<>`, `contains` (right is a substring of left), "
+        "`not contains`, `startswith` (left starts with right), `endswith`. evald also "
+        "accepts them in any letter case and with surrounding spaces (NeMo refuses those)."
     )
     parameters = (
         Parameter(

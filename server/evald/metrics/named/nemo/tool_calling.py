@@ -1,9 +1,13 @@
-"""NeMo ``tool-calling``: do the response's tool calls match the expected ones (OpenAI format)?"""
+"""NeMo ``tool-calling``: do the response's tool calls match the expected ones (OpenAI format)?
+
+NeMo compares *sets* of function names, and the arguments of each expected name with those of
+the last predicted call of that name, with Python equality (``1 == 1.0``, ``True == 1``).
+"""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
+import math
 from typing import Any
 
 from evald.errors import InvalidArgument
@@ -15,30 +19,56 @@ from evald.metrics.text.jinja import render
 SCORES = ("function_name_and_args_accuracy", "function_name_accuracy")
 
 
-def parse_calls(text: str, field: str) -> list[tuple[str, Any]]:
-    """``(name, arguments)`` of each call in OpenAI tool-call JSON.
+class MalformedArguments(Exception):
+    """A predicted call's ``function.arguments`` string is not JSON."""
 
-    Accepts a list of calls, or an assistant message object with a ``tool_calls`` list (no key,
-    or null: no calls). A call is ``{"type": "function", "function": {"name", "arguments"}}``
-    (or the inner ``{"name", "arguments"}``); ``arguments`` is a JSON string or an object.
-    """
+
+def _json(text: str, field: str) -> Any:
     try:
-        value = json.loads(text) if text.strip() else []
+        return json.loads(text) if text.strip() else []
     except ValueError as exc:
         raise InvalidArgument(field, f"not valid tool-call JSON: {exc}") from None
+
+
+def _call_list(value: Any, field: str) -> list[Any]:
+    """The calls of a list of calls, an assistant message (``tool_calls`` missing or null: no
+    calls) or a chat completion (``choices[0].message``, as NeMo reads a response)."""
+    if isinstance(value, dict) and "choices" in value:
+        choices = value["choices"]
+        if not isinstance(choices, list) or not choices:
+            raise InvalidArgument(field, "a chat completion needs a non-empty choices list")
+        first = choices[0]
+        if not isinstance(first, dict) or not isinstance(first.get("message"), dict):
+            raise InvalidArgument(field, "a chat completion needs choices[0].message")
+        value = first["message"]
     if isinstance(value, dict):
         value = value.get("tool_calls") or []
     if not isinstance(value, list):
-        raise InvalidArgument(field, "expected a list of tool calls or an object with tool_calls")
+        raise InvalidArgument(
+            field, "expected a list of tool calls, an assistant message or a chat completion"
+        )
+    return value
+
+
+def expected_calls(text: str, field: str) -> list[tuple[str, Any]]:
+    """``(name, arguments)`` of each expected call; every call needs ``function.name`` and
+    ``function.arguments`` (NeMo refuses a reference without them). Arguments given as a JSON
+    string are parsed."""
     calls = []
-    for i, call in enumerate(value):
-        function = call.get("function", call) if isinstance(call, dict) else None
-        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            raise InvalidArgument(f"{field}[{i}]", "a tool call needs function.name")
-        arguments = function.get("arguments", {})
+    for i, call in enumerate(_call_list(_json(text, field), field)):
+        function = call.get("function") if isinstance(call, dict) else None
+        if (
+            not isinstance(function, dict)
+            or not isinstance(function.get("name"), str)
+            or "arguments" not in function
+        ):
+            raise InvalidArgument(
+                f"{field}[{i}]", "an expected call needs function.name and function.arguments"
+            )
+        arguments = function["arguments"]
         if isinstance(arguments, str):
             try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
+                arguments = json.loads(arguments)
             except ValueError as exc:
                 raise InvalidArgument(
                     f"{field}[{i}]", f"function.arguments is not valid JSON: {exc}"
@@ -47,24 +77,69 @@ def parse_calls(text: str, field: str) -> list[tuple[str, Any]]:
     return calls
 
 
-def _key(name: str, arguments: Any, with_args: bool) -> str:
-    # Canonical JSON: key order does not matter, values and types do (1 != "1", 1 == 1.0).
-    return json.dumps([name, arguments] if with_args else name, sort_keys=True)
+def predicted_calls(text: str, field: str) -> list[tuple[str, Any]]:
+    """``(name, arguments string or object)`` of each predicted call that has a
+    ``function.name``; calls without one are skipped, as NeMo skips them."""
+    calls = []
+    for call in _call_list(_json(text, field), field):
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            calls.append((function["name"], function.get("arguments")))
+    return calls
+
+
+def _parsed(arguments: Any) -> Any:
+    if arguments is None:
+        return {}
+    if not isinstance(arguments, str):
+        return arguments  # already an object: NeMo reads a string only (see the docs)
+    try:
+        return json.loads(arguments)
+    except ValueError as exc:
+        raise MalformedArguments(str(exc)) from None
+
+
+def accuracies(
+    expected: list[tuple[str, Any]], predicted: list[tuple[str, Any]]
+) -> tuple[float, float]:
+    """(function_name_accuracy, function_name_and_args_accuracy); the second is NaN when a
+    predicted call's arguments are not JSON, whatever the names."""
+    names_match = {n for n, _ in expected} == {n for n, _ in predicted}
+    name_score = 1.0 if names_match else 0.0
+    try:
+        # Later calls of a name replace earlier ones, on both sides (NeMo keys by name).
+        got = {name: _parsed(arguments) for name, arguments in predicted}
+    except MalformedArguments:
+        return name_score, math.nan
+    if not names_match:
+        return name_score, 0.0
+    wanted = dict(expected)
+    same = all(got.get(name) == arguments for name, arguments in wanted.items())
+    return name_score, 1.0 if same else 0.0
 
 
 class ToolCalling(ComputedNamed):
-    """1 when the predicted calls equal the expected calls as multisets, else 0."""
+    """NeMo's function_name_accuracy or function_name_and_args_accuracy of the response's calls."""
 
     name = "nemo/tool-calling"
     family = "nemo"
     definition = (
-        'Both sides are OpenAI tool calls: a JSON list of `{"type": "function", '
-        '"function": {"name", "arguments"}}` (arguments a JSON string or object), or an '
-        "assistant message with `tool_calls`. `function_name_accuracy`: 1 when the multisets of "
-        "function names are equal (order-insensitive, case-sensitive). "
-        "`function_name_and_args_accuracy` (default): 1 when the multisets of (name, parsed "
-        "arguments) are equal; arguments compare as parsed JSON (key order ignored, values "
-        "and types exact). Otherwise 0. No calls on both sides is 1."
+        'Both sides are OpenAI tool calls: a JSON list of `{"type": "function", "function": '
+        '{"name", "arguments"}}`, an assistant message with `tool_calls`, or a chat completion '
+        '`{"choices": [{"message": {"tool_calls": [...]}}]}` (its first choice is read; '
+        "`tool_calls` missing or null is no calls). Every expected call needs `function.name` "
+        "and `function.arguments`; predicted calls without `function.name` are skipped. "
+        "`function_name_accuracy`: 1 when the *sets* of function names are equal "
+        "(order-insensitive, case-sensitive, repeats ignored), else 0. "
+        "`function_name_and_args_accuracy` (default): 0 when the names differ; else 1 when, "
+        "for each expected name, the arguments of the last predicted call of that name equal "
+        "those of the last expected call of that name, as parsed JSON under Python equality "
+        "(key order ignored, `1` equals `1.0`, `true` equals `1`), else 0. It is NaN when a "
+        "predicted arguments string is not JSON (left out of the dataset's statistics, counted "
+        "under `nan`), while `function_name_accuracy` still scores. The explanation gives "
+        "both. No calls on both sides is 1. evald also reads arguments given as a JSON object "
+        "(NeMo reads predicted arguments as a string only, and compares a reference's "
+        "arguments unparsed)."
     )
     parameters = (
         Parameter("score", "choice", "which accuracy to return", SCORES[0], SCORES),
@@ -76,20 +151,19 @@ class ToolCalling(ComputedNamed):
         ),
         Parameter("tool_calls", "string", "Jinja2 template of the calls made", "{{response}}"),
     )
+    score_range = "0 or 1 (NaN for malformed predicted arguments)"
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
-        with_args = params.choice("score") == SCORES[0]
+        which = params.choice("score")
         variables = instance.variables()
         truth_field = params.field("tool_calls_ground_truth")
         made_field = params.field("tool_calls")
-        truth = parse_calls(
-            render(params.string("tool_calls_ground_truth"), variables, truth_field), truth_field
-        )
-        made = parse_calls(render(params.string("tool_calls"), variables, made_field), made_field)
-        expected = Counter(_key(n, a, with_args) for n, a in truth)
-        got = Counter(_key(n, a, with_args) for n, a in made)
-        missing = sorted((expected - got).elements())
-        extra = sorted((got - expected).elements())
-        if not missing and not extra:
-            return Outcome(1.0, "the calls match")
-        return Outcome(0.0, f"missing: {missing or 'none'}; unexpected: {extra or 'none'}")
+        truth_text = render(params.string("tool_calls_ground_truth"), variables, truth_field)
+        made_text = render(params.string("tool_calls"), variables, made_field)
+        expected = expected_calls(truth_text, truth_field)
+        predicted = predicted_calls(made_text, made_field)
+        names, full = accuracies(expected, predicted)
+        explanation = f"function_name_accuracy: {names}, function_name_and_args_accuracy: {full}"
+        if math.isnan(full):
+            explanation += " (a predicted call's arguments are not valid JSON)"
+        return Outcome(full if which == SCORES[0] else names, explanation)
