@@ -35,10 +35,10 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def main(address: str) -> dict[str, Any]:
+def connect(address: str) -> None:
+    """Point the SDK at evald at ``address`` (anonymous credentials: no auth configured)."""
     import vertexai
     from google.auth.credentials import AnonymousCredentials
-    from vertexai.evaluation import EvalTask
 
     project, location = LOCATION.split("/")[1], LOCATION.split("/")[3]
     vertexai.init(
@@ -47,13 +47,24 @@ def main(address: str) -> dict[str, Any]:
         api_endpoint=address,
         credentials=AnonymousCredentials(),  # type: ignore[no-untyped-call]
     )
-    pd: Any = importlib.import_module("pandas")  # no type stubs installed
-    result = EvalTask(dataset=pd.DataFrame(DATASET), metrics=METRICS).evaluate()
+
+
+def outcome(result: Any) -> dict[str, Any]:
+    """An EvalResult as JSON: its rows and its summary."""
     table = result.metrics_table
     assert table is not None
     rows = [{col: jsonable(row[col]) for col in table.columns} for _, row in table.iterrows()]
     summary = {key: jsonable(value) for key, value in result.summary_metrics.items()}
     return {"rows": rows, "summary": summary}
+
+
+def main(address: str) -> dict[str, Any]:
+    from vertexai.evaluation import EvalTask
+
+    connect(address)
+    pd: Any = importlib.import_module("pandas")  # no type stubs installed
+    result = EvalTask(dataset=pd.DataFrame(DATASET), metrics=METRICS).evaluate()
+    return outcome(result)
 
 
 if __name__ == "__main__":

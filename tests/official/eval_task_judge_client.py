@@ -16,8 +16,7 @@ import sys
 import warnings
 from typing import Any
 
-from tests.official.cases import LOCATION
-from tests.official.eval_task_client import jsonable
+from tests.official.eval_task_client import connect, outcome
 
 DATASET = {
     "prompt": ["Say hello.", "Name a colour."],
@@ -27,28 +26,15 @@ DATASET = {
 
 
 def main(address: str) -> dict[str, Any]:
-    import vertexai
-    from google.auth.credentials import AnonymousCredentials
     from vertexai.evaluation import EvalTask, MetricPromptTemplateExamples
 
-    project, location = LOCATION.split("/")[1], LOCATION.split("/")[3]
-    vertexai.init(
-        project=project,
-        location=location,
-        api_endpoint=address,
-        credentials=AnonymousCredentials(),  # type: ignore[no-untyped-call]
-    )
+    connect(address)
     pd: Any = importlib.import_module("pandas")  # no type stubs installed
     metrics: list[Any] = [
         MetricPromptTemplateExamples.Pointwise.FLUENCY,
         MetricPromptTemplateExamples.Pairwise.FLUENCY,
     ]
-    result = EvalTask(dataset=pd.DataFrame(DATASET), metrics=metrics).evaluate()
-    table = result.metrics_table
-    assert table is not None
-    rows = [{col: jsonable(row[col]) for col in table.columns} for _, row in table.iterrows()]
-    summary = {key: jsonable(value) for key, value in result.summary_metrics.items()}
-    return {"rows": rows, "summary": summary}
+    return outcome(EvalTask(dataset=pd.DataFrame(DATASET), metrics=metrics).evaluate())
 
 
 if __name__ == "__main__":

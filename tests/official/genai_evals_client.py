@@ -20,11 +20,10 @@ ROWS = {
 METRICS = ["exact_match", "bleu", "rouge_1", "rouge_l_sum"]
 
 
-def main(base_url: str) -> None:
-    warnings.simplefilter("ignore")
+def connect(base_url: str) -> Any:
+    """A ``vertexai.Client`` on evald's gateway at ``base_url`` (a static token: no auth)."""
     import vertexai
     from google.auth import credentials
-    from vertexai import types
 
     class StaticToken(credentials.Credentials):
         """A bearer token that never expires: evald has no auth configured here."""
@@ -34,9 +33,16 @@ def main(base_url: str) -> None:
 
     token = StaticToken()  # type: ignore[no-untyped-call]  # google-auth's __init__ is unannotated
     token.token = "test-token"
-    client = vertexai.Client(
+    return vertexai.Client(
         project="p", location="us-central1", credentials=token, http_options={"base_url": base_url}
     )
+
+
+def main(base_url: str) -> None:
+    warnings.simplefilter("ignore")
+    from vertexai import types
+
+    client = connect(base_url)
     pd: Any = importlib.import_module("pandas")
     result = client.evals.evaluate(
         dataset=pd.DataFrame(ROWS), metrics=[types.Metric(name=name) for name in METRICS]

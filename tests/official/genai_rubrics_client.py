@@ -15,6 +15,8 @@ import sys
 import warnings
 from typing import Any
 
+from tests.official.genai_evals_client import connect
+
 ROWS = {
     "prompt": ["ROW-1 What is the capital of France?", "ROW-2 What is the capital of Japan?"],
     "response": ["Paris is the capital.", "Tokyo is the capital."],
@@ -49,21 +51,9 @@ def cases(result: Any, metric: str) -> list[dict[str, Any]]:
 
 def main(base_url: str) -> None:
     warnings.simplefilter("ignore")
-    import vertexai
-    from google.auth import credentials
     from vertexai import types
 
-    class StaticToken(credentials.Credentials):
-        """A bearer token that never expires: evald has no auth configured here."""
-
-        def refresh(self, request: Any) -> None:
-            self.token = "test-token"
-
-    token = StaticToken()  # type: ignore[no-untyped-call]  # google-auth's __init__ is unannotated
-    token.token = "test-token"
-    client = vertexai.Client(
-        project="p", location="us-central1", credentials=token, http_options={"base_url": base_url}
-    )
+    client = connect(base_url)
     pd: Any = importlib.import_module("pandas")
     with_rubrics = client.evals.generate_rubrics(
         src=pd.DataFrame(ROWS),

@@ -61,8 +61,7 @@ def test_generate_rubrics_then_evaluate_them(
     with running(FakeJudge(default=answer)) as judge, http_serving() as server:
         configure(monkeypatch, tmp_path, judge.url)
         done = subprocess.run(
-            [sys.executable, str(Path(__file__).with_name("genai_rubrics_client.py")),
-             http_url(server) + "/"],
+            [sys.executable, "-m", "tests.official.genai_rubrics_client", http_url(server) + "/"],
             capture_output=True,
             text=True,
             timeout=240,
