@@ -24,7 +24,11 @@ def missing() -> None:
     raise NotFound("metric 'm' is not registered")
 
 
-def die() -> None:
+def die(parent: int) -> None:
+    """End the scoring process running it; in ``parent`` (the test process, were the job ever
+    run in a thread) raise instead: ending it would take the test runner down."""
+    if os.getpid() == parent:
+        raise RuntimeError("the job ran in the test process, not in a scoring process")
     os._exit(9)
 
 
@@ -55,8 +59,10 @@ def test_another_error_keeps_its_code_and_message(processes: int) -> None:
 
 def test_a_process_that_dies_is_not_tried_again_here() -> None:
     scoring.configure_scoring(1)
+    scoring.warm_scoring_pool()  # the job must reach a process, never the thread fallback
     try:
         with pytest.raises(ResourceExhausted, match="ran out of memory or was killed"):
-            asyncio.run(offload.call(die))
+            asyncio.run(offload.call(die, os.getpid()))
     finally:
+        scoring.shutdown_scoring()
         scoring.configure_scoring(0)
