@@ -28,6 +28,40 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+class AcceptErrorLimit(logging.Filter):
+    """Lets one "socket.accept() out of system resource" line through per ``interval`` seconds.
+
+    While a process is out of file descriptors, asyncio logs (with a traceback) every accept()
+    that fails, once per queued connection: a flood of connections would flood the log as
+    well, and the log is what an operator reads to find out. The line that passes says how
+    many were left out since the last one.
+    """
+
+    PREFIX = "socket.accept() out of system resource"
+
+    def __init__(self, interval: float = 10.0, clock: Any = time.monotonic) -> None:
+        super().__init__()
+        self.interval = interval
+        self._clock = clock
+        self._last: float | None = None
+        self._dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(self.PREFIX):
+            return True
+        now = self._clock()
+        if self._last is not None and now - self._last < self.interval:
+            self._dropped += 1
+            return False
+        if self._dropped:
+            record.msg = f"{record.msg}\n({self._dropped} more since the last such line)"
+        self._last, self._dropped = now, 0
+        return True
+
+
+_ACCEPT_ERRORS = AcceptErrorLimit()
+"""One per process: asyncio's logger is process-wide."""
+
 _REQUEST_LINE_HEAD = '"level": "info", "logger": "evald.request", "msg": "request"'
 _direct: logging.StreamHandler[TextIO] | None = None
 """The handler whose stream :func:`request_line` writes to itself (see
@@ -42,6 +76,7 @@ def configure(level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)
+    logging.getLogger("asyncio").addFilter(_ACCEPT_ERRORS)  # once: the same object
     evald = logging.getLogger("evald")
     evald.handlers.clear()
     evald.setLevel(level.upper())

@@ -6,6 +6,7 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from evald import logs
@@ -155,3 +156,22 @@ def test_direct_request_line_is_json_dumps_of_the_record(
     assert line == json.dumps(record, ensure_ascii=False)
     assert record["metric"] == "métrique\\x"
     assert record["method"] == '/a"b'
+
+
+def accept_error(message: str = "socket.accept() out of system resource\nsocket: <...>") -> Any:
+    return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, message, None, None)
+
+
+def test_accept_errors_pass_once_per_interval_saying_how_many_were_left_out() -> None:
+    now = [100.0]
+    limit = logs.AcceptErrorLimit(interval=10.0, clock=lambda: now[0])
+    assert limit.filter(accept_error())
+    assert [limit.filter(accept_error()) for _ in range(50)] == [False] * 50
+    assert limit.filter(accept_error("Task was destroyed but it is pending!"))  # other lines
+    now[0] = 109.9
+    assert not limit.filter(accept_error())
+    now[0] = 110.0
+    record = accept_error()
+    assert limit.filter(record)
+    assert record.getMessage().endswith("\n(51 more since the last such line)")
+    assert not limit.filter(accept_error())
