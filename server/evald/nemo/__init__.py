@@ -1,0 +1,1 @@
+"""NeMo Evaluator's REST API: configs, targets, jobs and live evaluation."""
