@@ -23,8 +23,15 @@ from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.judges.runtime import Judges
 from evald.metrics.catalog import Catalog
+from evald.nemo import datasets, entities
+from evald.nemo.routes import NemoRoutes
+from evald.nemo.service import Context, NemoJobs, NemoService
 from evald.ops.limits import RequestLimits
 from evald.service import Evaluator, GrpcEvaluationService
+from evald.targets import Targets
+
+HF_TOKEN = "EVALD_HF_TOKEN"
+"""Where the data store's token is read from (a secret: never a flag or a config entry)."""
 
 
 @dataclass
@@ -37,13 +44,19 @@ class App:
     jobs: OperationsService
     """Dataset jobs: ``EvaluateDataset`` and the Operations service (runner started by
     :meth:`start`)."""
+    nemo: NemoRoutes
+    """NeMo Evaluator's REST API (served by the HTTP gateway); its jobs run on the same
+    runner."""
+    targets: Targets
+    """The models NeMo jobs evaluate (and their llm-judge endpoints)."""
 
     @classmethod
     def build(cls, settings: Settings, env: Mapping[str, str] | None = None) -> App:
         """The parts ``settings`` describe. ``env`` (default: the process environment) is where
         the judge configuration reads ``EVALD_JUDGE_*`` overrides and the judges' key
         variables, whenever it is (re)loaded."""
-        judges = Judges(settings.judge_config, settings.judges, os.environ if env is None else env)
+        env = os.environ if env is None else env
+        judges = Judges(settings.judge_config, settings.judges, env)
         services = Services(
             judges,
             metric_registry.sandbox(settings),
@@ -53,6 +66,27 @@ class App:
         evaluator = Evaluator(services)
         for root in (settings.dataset_dir(), settings.output_dir()):
             root.mkdir(parents=True, exist_ok=True)
+        data = settings.data_root()
+        targets = Targets(
+            cache_path=data / "targets.sqlite3",
+            max_concurrency=settings.target_concurrency,
+            timeout_seconds=settings.target_timeout_seconds,
+        )
+        access = datasets.DatasetAccess(
+            dataset_root=settings.dataset_dir(),
+            hf_endpoint=settings.hf_endpoint,
+            hf_token=env.get(HF_TOKEN) or None,
+            hf_datasets_dir=settings.hf_datasets_dir,
+            cache_dir=data / "hf",
+        )
+        context = Context(
+            services.metrics,
+            services,
+            targets,
+            access,
+            entities.Entities(data / entities.FILE),
+            settings.output_dir(),
+        )
         runner = JobRunner(
             settings.data_root(),
             evaluator.evaluate_instances,
@@ -60,8 +94,10 @@ class App:
             output_root=settings.output_dir(),
             concurrency=settings.job_concurrency,
             max_jobs=settings.max_running_jobs,
+            kinds=[NemoJobs(context)],
         )
-        return cls(settings, services, evaluator, OperationsService(runner))
+        nemo = NemoRoutes(NemoService(context, runner))
+        return cls(settings, services, evaluator, OperationsService(runner), nemo, targets)
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """The generic handlers of every service: EvaluationService (each API version),
@@ -87,3 +123,4 @@ class App:
         await self.jobs.runner.stop()
         await self.services.judges.aclose()
         self.services.judges.close()
+        await self.targets.aclose()

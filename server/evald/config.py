@@ -146,6 +146,23 @@ class Settings:
     judges: Mapping[str, Any] | None = field(default=None, compare=False, metadata={"flag": None})
     """The config file's ``[judges]`` table (a judge config file's content, each judge a
     sub-table); only the config file sets it: no flag, no variable."""
+    # NeMo Evaluator's API (evald.nemo) and the models it evaluates (evald.targets).
+    hf_endpoint: str | None = setting(
+        None,
+        "Hugging Face Hub-compatible data store that NeMo jobs' hf:// datasets are read from "
+        "(NeMo Data Store: http://HOST:3000/v1/hf); its token comes from EVALD_HF_TOKEN",
+    )
+    hf_datasets_dir: Path | None = setting(
+        None,
+        "directory laid out as NAMESPACE/NAME/FILES that NeMo jobs' hf:// datasets are read "
+        "from (checked before --hf-endpoint)",
+    )
+    target_concurrency: int = setting(
+        32, "model calls in flight per model endpoint (a config's params.parallelism lowers it)"
+    )
+    target_timeout_seconds: float = setting(
+        120.0, "longest one model call may take (a config's params.request_timeout sets it)"
+    )
 
     def __post_init__(self) -> None:
         # An IPv6 literal may be given bracketed ("[::1]", as in URLs) or bare ("::1").
@@ -179,6 +196,8 @@ class Settings:
             raise ValueError("custom code CPU and wall time limits must be positive")
         if self.custom_code_memory_bytes < 32 * 1024 * 1024:
             raise ValueError("custom code memory limit must be at least 32 MiB")
+        if self.target_concurrency < 1 or not self.target_timeout_seconds > 0:
+            raise ValueError("target_concurrency and target_timeout_seconds must be positive")
         if self.job_concurrency < 1 or self.max_running_jobs < 1:
             raise ValueError("job_concurrency and max_running_jobs must be at least 1")
         if self.workers < 0:

@@ -230,7 +230,9 @@ async def start(settings: Settings) -> RunningServer:
         from evald import gateway  # only now: aiohttp is needed only with an HTTP port
 
         try:  # the HTTP gateway calls the same handlers (and interceptors) in-process
-            http = await gateway.start_in_process(settings, handlers, interceptors, guard)
+            http = await gateway.start_in_process(
+                settings, handlers, interceptors, guard, native=[app.nemo]
+            )
         except OSError:
             await server.stop(0)
             raise

@@ -47,13 +47,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric",
         action="append",
-        required=True,
+        default=[],
         help="exact_match, bleu, rouge[:TYPE] (rouge1, rouge2, rougeL, rougeLsum) or a "
         "predefined metric such as nemo/f1 or fmeval/classification_accuracy, optionally "
         "NAME:{json parameters}; repeat for several",
     )
+    parser.add_argument("--data", type=Path, help="dataset file: .jsonl, .json (array) or .csv")
     parser.add_argument(
-        "--data", type=Path, required=True, help="dataset file: .jsonl, .json (array) or .csv"
+        "--nemo-config",
+        type=Path,
+        metavar="JOB.json",
+        help="run a NeMo Evaluator job body (config and target inline) in this process, "
+        "instead of --metric and --data",
+    )
+    parser.add_argument(
+        "--target",
+        metavar="JSON",
+        help="with --nemo-config: the target to evaluate instead of the job's (a JSON object, "
+        "or a file holding one)",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--server", metavar="ADDR", help="score through the server at HOST:PORT")
@@ -145,7 +156,15 @@ def parse_thresholds(values: Sequence[str], labels: Sequence[str]) -> dict[str, 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``evald evaluate``; returns the exit code."""
 
+    if args.nemo_config is not None:
+        from evald.cli import nemo
+
+        return nemo.run(args)
     try:
+        if args.target:
+            raise UsageError("--target goes with --nemo-config")
+        if not args.metric or args.data is None:
+            raise UsageError("give --metric and --data (or --nemo-config)")
         if args.concurrency < 1:
             raise UsageError("--concurrency must be at least 1")
         metrics = [parse_metric(text, args.aggregation) for text in args.metric]

@@ -29,6 +29,7 @@ from evald.gateway.app import (
     HEALTH_PATH,
     OPENAPI_PATH,
     Gateway,
+    NativeApi,
     RunningGateway,
     start,
     tls_context,
@@ -59,13 +60,18 @@ def _http_host(settings: Settings) -> str:
 
 
 async def _start(
-    settings: Settings, backend: Backend, owns_backend: bool, guard: Any = None
+    settings: Settings,
+    backend: Backend,
+    owns_backend: bool,
+    guard: Any = None,
+    native: Sequence[NativeApi] = (),
 ) -> RunningGateway:
     gateway = Gateway(
         backend,
         max_body_bytes=settings.max_http_body_bytes,
         max_json_values=4 * settings.max_instances + 1024,
         body_pause_seconds=settings.http_idle_seconds,
+        native=native,
     )
     if guard is not None:  # keys checked from the headers, before a body is read
         gateway.authenticate = guard.authenticate
@@ -98,12 +104,13 @@ async def start_in_process(
     handlers: Sequence[Any],
     interceptors: Sequence[Any] = (),
     guard: Any = None,
+    native: Sequence[NativeApi] = (),
 ) -> RunningGateway:
     """Serve HTTP on ``settings.http_host:http_port`` with the gRPC server's own generic
-    handlers behind its ``interceptors`` (authentication, limits); TLS with the server's
-    certificate if configured."""
+    handlers behind its ``interceptors`` (authentication, limits), and the ``native`` APIs
+    (NeMo Evaluator's); TLS with the server's certificate if configured."""
     backend = InProcessBackend(handlers, interceptors)
-    return await _start(settings, backend, owns_backend=False, guard=guard)
+    return await _start(settings, backend, owns_backend=False, guard=guard, native=native)
 
 
 async def start_forwarding(

@@ -12,10 +12,10 @@ import json
 import logging
 import ssl
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from aiohttp import web
@@ -60,6 +60,24 @@ class _TooLarge(Exception):
     pass
 
 
+class NativeApi(Protocol):
+    """An API served as JSON over HTTP only, not transcoded from gRPC (NeMo Evaluator's):
+    every path under ``prefix`` is its own."""
+
+    prefix: str
+
+    async def answer(
+        self,
+        request: web.BaseRequest,
+        authenticate: Callable[[str, list[tuple[str, str]]], object] | None,
+        metadata: list[tuple[str, str]],
+        read_body: Callable[[web.BaseRequest], Awaitable[bytes]],
+        max_json_values: int,
+    ) -> web.StreamResponse:
+        """Answer one request (errors in the API's own shape); never raises."""
+        ...  # pragma: no cover
+
+
 class Gateway:
     """Serves the HTTP bindings of ``routes`` by calling ``backend``."""
 
@@ -71,8 +89,10 @@ class Gateway:
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         max_json_values: int = DEFAULT_MAX_JSON_VALUES,
         body_pause_seconds: float = 15.0,
+        native: Sequence[NativeApi] = (),
     ) -> None:
         self.backend = backend
+        self.native = list(native)
         self.routes = list(default_routes() if routes is None else routes)
         self._standard = routes is None
         """Whether ``routes`` are the standard ones, which a scoring process can rebuild."""
@@ -118,6 +138,17 @@ class Gateway:
                 if self.authenticate is not None:
                     self.authenticate(OPENAPI_METHOD, _metadata(request, {}))
                 return web.Response(body=self._openapi_document(), content_type="application/json")
+            for api in self.native:
+                if path.startswith(api.prefix):
+                    if not self.serving:
+                        return _error(code_pb2.UNAVAILABLE, "the server is shutting down")
+                    return await api.answer(
+                        request,
+                        self.authenticate,
+                        _metadata(request, {}),
+                        self._read_body,
+                        self._json_budget(request.content_length or 0),
+                    )
             found = resolve(self.routes, request.method, path)
             if found is None:
                 return _error(code_pb2.NOT_FOUND, f"no route for {request.method} {path}")

@@ -252,14 +252,24 @@ def write(
 ) -> None:
     """Write both files (each replaced atomically) into ``directory`` (a local one under
     ``root``)."""
-    field = "output_config.gcs_destination.output_uri_prefix"
-    path = local_path(directory, field)
-    if path is not None:
-        path = confined(path, root, field, "output")
     files = {
         RESULTS_FILE: "".join(line + "\n" for line in result_lines),
         AGGREGATION_FILE: json.dumps(aggregation, indent=2, ensure_ascii=False) + "\n",
     }
+    write_files(directory, files, root)
+
+
+def write_files(
+    directory: str,
+    files: dict[str, str],
+    root: Path | None,
+    field: str = "output_config.gcs_destination.output_uri_prefix",
+) -> None:
+    """Write ``files`` (name to text, each replaced atomically) into ``directory`` (a local one
+    under ``root``, or ``gs://``)."""
+    path = local_path(directory, field)
+    if path is not None:
+        path = confined(path, root, field, "output")
     if path is None:
         _upload(directory, files)
         return

@@ -22,9 +22,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from google.rpc import code_pb2, status_pb2
 
@@ -53,8 +53,26 @@ HEARTBEAT_SECONDS = 1.0
 STALE_SECONDS = 15.0
 
 
+class JobKind(Protocol):
+    """Jobs of another API run by the same engine (leases, heartbeats, resume, cancellation):
+    those whose stored name starts with ``prefix``. Their stored ``request`` is the kind's own
+    bytes; :meth:`run` scores the rows that have no stored result
+    (:meth:`JobRunner.score_rows`) and ends the job (:meth:`JobRunner.end`)."""
+
+    prefix: str
+
+    async def run(self, runner: JobRunner, name: str, job: Job) -> None:
+        """Run (or resume) the stored job ``name``; raises EvalError to fail it."""
+        ...  # pragma: no cover
+
+
+ScoreOne = Callable[[int], Awaitable[tuple[bool, str]]]
+"""Scores one row index: ``(failed, result JSON)``."""
+
+
 class JobRunner:
-    """The dataset jobs of one server process."""
+    """The dataset jobs of one server process: Vertex ``EvaluateDataset`` jobs, and those of
+    each :class:`JobKind` given."""
 
     def __init__(
         self,
@@ -66,6 +84,7 @@ class JobRunner:
         concurrency: int = 16,
         max_jobs: int = 2,
         owner: str | None = None,
+        kinds: Sequence[JobKind] = (),
     ) -> None:
         # ``owner``: this runner's id in the job store; a new one (the usual case) unless given.
         self.store = JobStore(data_dir / DB_FILE, owner or new_owner())
@@ -76,6 +95,7 @@ class JobRunner:
         """Server-local outputs must be under it (None: anywhere)."""
         self.evaluate = evaluate
         self.concurrency = concurrency
+        self.kinds = list(kinds)
         self._slots = asyncio.Semaphore(max_jobs)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._cancelled: set[str] = set()
@@ -132,6 +152,12 @@ class JobRunner:
         job = await self.store.get(name)
         assert job is not None
         return job
+
+    async def create(self, name: str, request: bytes, output_dir: str) -> Job:
+        """Store a QUEUED job of a :class:`JobKind` and start it."""
+        await self.store.create(name, request, output_dir)
+        self._launch(name)
+        return await self.get(name)
 
     async def get(self, name: str) -> Job:
         """The job called ``name``; NotFound if there is none."""
@@ -219,6 +245,10 @@ class JobRunner:
             log.exception("dataset job %s failed", name)
             await self._end(name, FAILED, error=internal_status())
 
+    async def end(self, name: str, state: str, **values: Any) -> None:
+        """Finish a job: ``state`` with ``response`` bytes (SUCCEEDED) or an ``error`` status."""
+        await self._end(name, state, **values)
+
     async def _end(self, name: str, state: str, **values: Any) -> None:
         if "error" in values:
             values["error"] = values["error"].SerializeToString()
@@ -230,6 +260,12 @@ class JobRunner:
         job = await self.get(name)
         if job.state in FINISHED:
             return
+        for kind in self.kinds:
+            if name.startswith(kind.prefix):
+                if job.state == QUEUED:
+                    await self.store.update(name, state=RUNNING)
+                await kind.run(self, name, job)
+                return
         request = api.messages.EvaluateDatasetRequest.FromString(job.request)
         if job.state == QUEUED:
             await self.store.update(name, state=RUNNING)
@@ -252,7 +288,21 @@ class JobRunner:
         metrics = list(request.metrics)
         labels = rows.metric_labels(metrics)
         autorater = request.autorater_config if request.HasField("autorater_config") else None
-        pending: Iterator[int] = (i for i in range(len(data)) if i not in done)
+
+        async def score(index: int) -> tuple[bool, str]:
+            record = await rows.score_row(
+                self.evaluate, metrics, labels, index, data[index], autorater
+            )
+            return rows.failed(record), rows.dumps(record)
+
+        await self.score_rows(name, (i for i in range(len(data)) if i not in done), score)
+
+    async def score_rows(
+        self, name: str, pending: Iterable[int], score: ScoreOne, concurrency: int | None = None
+    ) -> None:
+        """Score the ``pending`` rows of job ``name``, ``concurrency`` (default: the runner's)
+        at a time, storing results in batches; scored rows are kept when cancelled."""
+        queue: Iterator[int] = iter(pending)
         buffer: list[tuple[int, bool, str]] = []
         last_flush = time.monotonic()
 
@@ -264,16 +314,14 @@ class JobRunner:
                 await asyncio.shield(self.store.add_rows(name, batch))
 
         async def worker() -> None:
-            for index in pending:  # one shared iterator: each row goes to one worker
-                record = await rows.score_row(
-                    self.evaluate, metrics, labels, index, data[index], autorater
-                )
-                buffer.append((index, rows.failed(record), rows.dumps(record)))
+            for index in queue:  # one shared iterator: each row goes to one worker
+                failed, line = await score(index)
+                buffer.append((index, failed, line))
                 if len(buffer) >= FLUSH_ROWS or time.monotonic() - last_flush > FLUSH_SECONDS:
                     await flush()
 
         try:
-            await asyncio.gather(*(worker() for _ in range(self.concurrency)))
+            await asyncio.gather(*(worker() for _ in range(concurrency or self.concurrency)))
         finally:
             await flush()  # also on cancel: scored rows are kept
 

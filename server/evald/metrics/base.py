@@ -12,7 +12,11 @@ module named by the ``metric_modules`` setting). Its class attributes say how re
   ``parameters``;
 - ``name`` and ``aliases``: names for ``predefined_metric_spec.metric_spec_name``
   (:meth:`Metric.evaluate_named`), described by ``family``, ``definition``, ``parameters``,
-  ``score_range`` and ``needs_judge`` for the listing RPC and the docs.
+  ``score_range`` and ``needs_judge`` for the listing RPC and the docs;
+- ``nemo_type``: its metric ``type`` in NeMo Evaluator API configs (``string-check``), with the
+  score names it reports there (``nemo_score_names``); :meth:`Metric.nemo_params` reads NeMo's
+  ``params`` into the metric's own parameters and :meth:`Metric.nemo_scores` scores one row
+  (:mod:`evald.nemo`).
 
 :mod:`evald.metrics.catalog` finds every metric in one pass and builds the tables behind
 ``metric_inputs``, ``metrics[]`` and the named metrics from these declarations; it refuses a
@@ -22,7 +26,7 @@ metric that declares an entry point without implementing it, or one served twice
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
@@ -32,7 +36,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from evald import api, offload
 from evald.call import Call
-from evald.metrics.instance import InstanceView
+from evald.metrics.instance import InstanceView, TemplateRow
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import inline_safe
 from evald.offload import INLINE_BYTES
@@ -79,6 +83,10 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
     """A named metric's ``metric_spec_parameters``."""
     score_range: ClassVar[str] = "0 or 1"
     needs_judge: ClassVar[bool] = False
+    nemo_type: ClassVar[str | None] = None
+    """Its metric ``type`` in NeMo Evaluator API configs, e.g. ``string-check``."""
+    nemo_score_names: ClassVar[tuple[str, ...]] = ()
+    """The scores it reports per row there (a metric result's ``scores`` keys)."""
 
     async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
         """Evaluate ``metric_input`` (the request's ``input_field`` member, found at ``path``)
@@ -106,6 +114,25 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
         default."""
         return {}
 
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        """NeMo's ``params`` of this metric (found at request field ``path``) as values of its
+        own ``parameters``; InvalidArgument naming the field of a bad one."""
+        raise NotImplementedError(f"{type(self).__qualname__} serves no NeMo metric type")
+
+    def nemo_scores(self, params: Params, row: TemplateRow) -> dict[str, float]:
+        """One row's scores under ``nemo_score_names`` (NaN: no score, as NeMo counts it);
+        runs in a scoring process. By default the named metric's score."""
+        outcome = self.score_row(params, row)
+        return {self.nemo_score_names[0]: outcome.score}
+
+    def nemo_dataset_scores(self, params: Params, rows: Sequence[TemplateRow]) -> dict[str, float]:
+        """Scores over every row scored without error (NeMo's corpus BLEU); none by default."""
+        return {}
+
+    def score_row(self, params: Params, row: InstanceView) -> Outcome:
+        """The named metric's score of one row, computed in this process."""
+        raise NotImplementedError(f"{type(self).__qualname__} is not computed locally")
+
     @classmethod
     def result_class(cls) -> type[Message]:
         """The generated class of the ``result_field`` message."""
@@ -120,6 +147,9 @@ class ComputedNamed(Metric):
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         """Score ``instance``."""
         raise NotImplementedError
+
+    def score_row(self, params: Params, row: InstanceView) -> Outcome:
+        return self.score_named(params, row)
 
     async def evaluate_named(
         self, params: Params, instance: InstanceView, call: Call, path: str

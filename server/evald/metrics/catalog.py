@@ -10,7 +10,7 @@ an entry point another metric already serves (:class:`CatalogError`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 
@@ -63,6 +63,8 @@ class Catalog:
     """By ``ComputationBasedMetricType`` name (``BLEU``)."""
     named: Mapping[str, Metric]
     """By ``metric_spec_name`` and each alias, sorted (``nemo/rouge``)."""
+    nemo: Mapping[str, Metric] = field(default_factory=lambda: MappingProxyType({}))
+    """By metric ``type`` in NeMo Evaluator API configs (``string-check``)."""
 
     @classmethod
     def discover(cls, modules: Iterable[str] = ()) -> Catalog:
@@ -84,6 +86,7 @@ class Catalog:
         specs: dict[str, Metric] = {}
         types: dict[str, Metric] = {}
         named: dict[str, Metric] = {}
+        nemo: dict[str, Metric] = {}
         for metric in metrics:
             kind = type(metric)
             where = f"{kind.__module__}.{kind.__qualname__}"
@@ -111,11 +114,15 @@ class Catalog:
                     # asked for.
                     one = metric if name == kind.name else _renamed(kind, name)
                     _add(named, name, one, where)
+            if kind.nemo_type is not None:
+                _check(_implements(kind, "nemo_params"), where, "no nemo_params")
+                _add(nemo, kind.nemo_type, metric, where)
         return cls(
             MappingProxyType(inputs),
             MappingProxyType(specs),
             MappingProxyType(types),
             MappingProxyType(dict(sorted(named.items()))),
+            MappingProxyType(dict(sorted(nemo.items()))),
         )
 
     def computed_inputs(self) -> frozenset[str]:

@@ -111,3 +111,19 @@ class InstanceView:
             kinds = ", ".join(f"{n} {k}" for k, n in sorted(skipped.items()))
             self.notes.append(f"Note: non-text parts of {path} were ignored ({kinds}).")
         return "\n".join(chunks)
+
+
+class TemplateRow(InstanceView):
+    """A dataset row as NeMo Evaluator's API shows it to templates: ``context`` holds the row's
+    columns, ``item`` (the row) and ``sample`` (``output_text``, ``response``). It has no
+    instance message: metrics read it through :meth:`variables` only."""
+
+    def __init__(self, context: dict[str, Any], path: str = "row") -> None:
+        self.message = None
+        self.path = path
+        self.notes = []
+        self._texts = dict.fromkeys(TEXT_FIELDS)
+        self._context = context
+
+    def variables(self) -> dict[str, Any]:
+        return self._context

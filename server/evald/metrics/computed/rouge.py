@@ -16,7 +16,7 @@ rouge-score).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -25,7 +25,8 @@ from evald import api, kernels
 from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.computed.base import TextMetric
-from evald.metrics.instance import InstanceView
+from evald.metrics.instance import InstanceView, TemplateRow
+from evald.metrics.named.nemo.api_params import OUTPUT_TEXT, translate
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render
 from evald.metrics.text.sentences import split_sentences
@@ -82,6 +83,27 @@ class Rouge(TextMetric[RougeOptions], ComputedNamed):
         Parameter("candidate", "string", "Jinja2 template of the text scored", "{{response}}"),
     )
     score_range = "0..1"
+    nemo_type = "rouge"
+    nemo_score_names = tuple(NEMO_SCORES)
+
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        names = {"ground_truth": "reference", "reference": "reference", "candidate": "candidate"}
+        return translate(
+            params, path, names, required=("reference",), defaults={"candidate": OUTPUT_TEXT}
+        )
+
+    def nemo_scores(self, params: Params, row: TemplateRow) -> dict[str, float]:
+        variables = row.variables()
+        candidate = render(params.string("candidate"), variables, params.field("candidate"))
+        reference = render(params.string("reference"), variables, params.field("reference"))
+        try:
+            scores = _nemo_scorer(DEFAULT_ROUGE_TYPE).score(reference, candidate)
+        except TimeoutError as exc:
+            field = "candidate" if _splits(reference) else "reference"
+            raise InvalidArgument(
+                params.field(field), "text too hard to split into sentences"
+            ) from exc
+        return {name: scores[kind].fmeasure for name, kind in NEMO_SCORES.items()}
 
     def options(self, spec: Any, path: str) -> RougeOptions:
         requested: str = spec.rouge_type

@@ -3,9 +3,12 @@ whitespace."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.instance import InstanceView
-from evald.metrics.named.nemo.answers import TEMPLATES, answer_pair
+from evald.metrics.named.nemo.answers import TEMPLATES, answer_pair, nemo_answer_params
 from evald.metrics.params import Params
 
 
@@ -20,6 +23,11 @@ class Accuracy(ComputedNamed):
         "Averaged over a data set it is the accuracy."
     )
     parameters = TEMPLATES
+    nemo_type = "accuracy"
+    nemo_score_names = ("accuracy",)
+
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        return nemo_answer_params(params, path)
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         prediction, truth = answer_pair(params, instance)

@@ -3,13 +3,15 @@ dataset."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sacrebleu.metrics.bleu import BLEU
 
 from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedNamed, Outcome
-from evald.metrics.instance import InstanceView
+from evald.metrics.instance import InstanceView, TemplateRow
+from evald.metrics.named.nemo.api_params import OUTPUT_TEXT, translate
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render
 
@@ -49,6 +51,24 @@ class Bleu(ComputedNamed):
         Parameter("candidate", "string", "Jinja2 template of the text scored", "{{response}}"),
     )
     score_range = "0..100"
+    nemo_type = "bleu"
+    nemo_score_names = ("sentence",)
+
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        values = translate(
+            params,
+            path,
+            {"references": "references", "candidate": "candidate"},
+            required=("references",),
+            defaults={"candidate": OUTPUT_TEXT},
+        )
+        if isinstance(values["references"], str):  # one template, as NeMo also takes it
+            values["references"] = [values["references"]]
+        return values
+
+    def nemo_dataset_scores(self, params: Params, rows: Sequence[TemplateRow]) -> dict[str, float]:
+        found = self.dataset_scores(params, rows)
+        return {"corpus": found["corpus_bleu"]} if found else {}
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         candidate, references = _texts(params, instance)

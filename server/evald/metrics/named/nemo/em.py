@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.instance import InstanceView
-from evald.metrics.named.nemo.answers import TEMPLATES, answer_pair
+from evald.metrics.named.nemo.answers import TEMPLATES, answer_pair, nemo_answer_params
 from evald.metrics.params import Params
 from evald.metrics.text.squad import normalize
 
@@ -19,6 +22,11 @@ class ExactMatch(ComputedNamed):
         "punctuation, remove the articles a/an/the, collapse whitespace. 1 or 0."
     )
     parameters = TEMPLATES
+    nemo_type = "em"
+    nemo_score_names = ("em",)
+
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        return nemo_answer_params(params, path)
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         prediction, truth = answer_pair(params, instance)

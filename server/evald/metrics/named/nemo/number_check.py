@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.instance import InstanceView
+from evald.metrics.named.nemo.api_params import comparison
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render
 
@@ -81,6 +83,11 @@ class NumberCheck(ComputedNamed):
         Parameter("epsilon", "number", "tolerance of `absolute difference`", None),
     )
     score_range = "0 or 1 (NaN without a number)"
+    nemo_type = "number-check"
+    nemo_score_names = ("number-check",)
+
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        return comparison(params, path, extra=("epsilon",))
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         check = params.strings("check")

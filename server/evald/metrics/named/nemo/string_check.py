@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedNamed, Outcome
 from evald.metrics.instance import InstanceView
+from evald.metrics.named.nemo.api_params import comparison
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render
 
@@ -45,6 +47,12 @@ class StringCheck(ComputedNamed):
             ["{{response}}", "equals", "{{reference}}"],
         ),
     )
+
+    nemo_type = "string-check"
+    nemo_score_names = ("string-check",)
+
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        return comparison(params, path)
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         check = params.strings("check")

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from evald.errors import InvalidArgument
 from evald.metrics.base import ComputedNamed, Outcome
-from evald.metrics.instance import InstanceView
+from evald.metrics.instance import InstanceView, TemplateRow
+from evald.metrics.named.nemo.api_params import translate
 from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import render
 
 SCORES = ("function_name_and_args_accuracy", "function_name_accuracy")
+NEMO_RESPONSE = "{{ sample.response | tojson }}"
+"""The calls made, in NeMo's API: the model's chat completion (``sample.response``)."""
 
 
 class MalformedArguments(Exception):
@@ -152,9 +156,24 @@ class ToolCalling(ComputedNamed):
         Parameter("tool_calls", "string", "Jinja2 template of the calls made", "{{response}}"),
     )
     score_range = "0 or 1 (NaN for malformed predicted arguments)"
+    nemo_type = "tool-calling"
+    nemo_score_names = ("function_name_accuracy", "function_name_and_args_accuracy")
 
-    def score_named(self, params: Params, instance: InstanceView) -> Outcome:
-        which = params.choice("score")
+    def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
+        # The calls made are the model's chat completion (a data task: the row's response).
+        return translate(
+            params,
+            path,
+            {"tool_calls_ground_truth": "tool_calls_ground_truth"},
+            required=("tool_calls_ground_truth",),
+            defaults={"tool_calls": NEMO_RESPONSE},
+        )
+
+    def nemo_scores(self, params: Params, row: TemplateRow) -> dict[str, float]:
+        names, full = self._accuracies(params, row)
+        return {"function_name_accuracy": names, "function_name_and_args_accuracy": full}
+
+    def _accuracies(self, params: Params, instance: InstanceView) -> tuple[float, float]:
         variables = instance.variables()
         truth_field = params.field("tool_calls_ground_truth")
         made_field = params.field("tool_calls")
@@ -162,7 +181,11 @@ class ToolCalling(ComputedNamed):
         made_text = render(params.string("tool_calls"), variables, made_field)
         expected = expected_calls(truth_text, truth_field)
         predicted = predicted_calls(made_text, made_field)
-        names, full = accuracies(expected, predicted)
+        return accuracies(expected, predicted)
+
+    def score_named(self, params: Params, instance: InstanceView) -> Outcome:
+        which = params.choice("score")
+        names, full = self._accuracies(params, instance)
         explanation = f"function_name_accuracy: {names}, function_name_and_args_accuracy: {full}"
         if math.isnan(full):
             explanation += " (a predicted call's arguments are not valid JSON)"
