@@ -123,8 +123,8 @@ def test_similarity_seed_offline_with_a_target_override(
     (tmp_path / "job.json").write_text(
         json.dumps({"config": config, "target": {"type": "model", "model": "unused"}})
     )
-    rows = {"type": "rows", "rows": [
-        {"input": "What is the capital of France?", "reference": "Paris", "output": "Paris"}]}  # fmt: skip
+    row = {"input": "What is the capital of France?", "reference": "Paris", "output": "Paris"}
+    rows = {"type": "rows", "rows": [row]}
     out = tmp_path / "out"
     code = evaluate(
         "--nemo-config", str(tmp_path / "job.json"), "--target", json.dumps(rows),

@@ -26,7 +26,13 @@ from nemo_microservices import NeMoMicroservices
 from nemo_microservices.types import MetricResult, Score
 from sacrebleu.metrics.bleu import BLEU
 
-from tests.fakes.model_server import FakeModel, ModelRequest, Reply, running_in_thread
+from tests.fakes.model_server import (
+    FakeModel,
+    ModelRequest,
+    Reply,
+    ToolCall,
+    running_in_thread,
+)
 from tests.http_support import http_serving, http_url
 from tests.support import ServerThread
 
@@ -49,6 +55,31 @@ ANSWERS = {
 PROMPT = re.compile(r"this question: (.*)\.\nAnswer: $", re.DOTALL)
 
 
+AREA_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "calculate_triangle_area",
+        "description": "Calculate the area of a triangle given its base and height.",
+        "parameters": {
+            "type": "object",
+            "properties": {"base": {"type": "integer"}, "height": {"type": "integer"},
+                           "unit": {"type": "string"}},
+            "required": ["base", "height"],
+        },
+    },
+}  # fmt: skip
+TOOL_ROWS = [
+    {
+        "messages": [{"role": "user", "content": f"Find the area of a triangle with a base of "
+                                                 f"{b} units and height of {h} units."}],
+        "tools": [AREA_TOOL],
+        "tool_calls": [{"function": {"name": "calculate_triangle_area",
+                                     "arguments": {"base": b, "height": h, "unit": "units"}}}],
+    }
+    for b, h in ((10, 5), (3, 4), (7, 7))
+]  # fmt: skip
+
+
 def model_answer(prompt: str) -> str:
     match = PROMPT.search(prompt)
     assert match, prompt
@@ -61,6 +92,12 @@ def judge_score(reference: str, output: str) -> int:
 
 
 def reply(request: ModelRequest) -> Reply:
+    if request.body.get("tools"):
+        # Right for the first two triangles; the third gets its height wrong.
+        numbers = [int(n) for n in re.findall(r"\d+", str(request.messages[-1]["content"]))]
+        base, height = numbers[0], numbers[1] if numbers[0] != 7 else 1
+        args = {"base": base, "height": height, "unit": "units"}
+        return Reply(tool_calls=(ToolCall("calculate_triangle_area", args),))
     if request.kind == "completion":
         assert request.prompt is not None
         return Reply(text=model_answer(request.prompt))
@@ -166,6 +203,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
         {"prompt": q, "ideal_response": a, "category": "", "source": ""} for q, a, _ in QUESTIONS
     ]
     (root / "similarity.json").write_text(json.dumps(similarity))
+    (root / "tools.json").write_text(json.dumps(TOOL_ROWS))
     return root
 
 
@@ -464,3 +502,37 @@ def test_failing_target_is_retried_and_every_row_scored(
     results = client.evaluation.jobs.results(job.id or "")
     assert results.tasks is not None
     assert results.tasks["qa"].data == {"rows": len(QUESTIONS), "rows_with_errors": 0}
+
+
+def test_tool_calling_chat_completion_job(
+    client: NeMoMicroservices, model: FakeModel, data: Path
+) -> None:
+    """NeMo's documented tool-calling evaluation: tools rendered from the row, the model's
+    chat completion scored against the row's calls."""
+    live = client.evaluation.live(
+        target={"type": "model", "model": {"api_endpoint": {
+            "url": f"{model.url}/v1/chat/completions", "model_id": "tools-1"}}},
+        config={"type": "custom", "tasks": {"custom-tool-calling": {
+            "type": "chat-completion",
+            "dataset": {"files_url": str(data / "tools.json")},
+            "params": {"template": {
+                "messages": "{{ item.messages | tojson }}",
+                "tools": "{{ item.tools | tojson }}",
+                "tool_choice": "auto",
+                "max_tokens": 64,
+            }},
+            "metrics": {"tool-calling-accuracy": {"type": "tool-calling", "params": {
+                "tool_calls_ground_truth": "{{ item.tool_calls | tojson }}"}}},
+        }}},
+    )  # fmt: skip
+    assert live.result is not None
+    assert live.result.tasks is not None
+    found = scores_of(live.result.tasks["custom-tool-calling"].metrics["tool-calling-accuracy"])  # type: ignore[index]
+    assert found["function_name_accuracy"].value == 1.0
+    assert found["function_name_and_args_accuracy"].value == pytest.approx(2 / 3)
+    sent = [r for r in model.requests if r.model == "tools-1"]
+    assert len(sent) == len(TOOL_ROWS)
+    assert sent[0].body["tools"] == [AREA_TOOL]
+    assert sent[0].body["tool_choice"] == "auto"
+    sent_messages = sorted(json.dumps(r.body["messages"], sort_keys=True) for r in sent)
+    assert sent_messages == sorted(json.dumps(t["messages"], sort_keys=True) for t in TOOL_ROWS)

@@ -208,9 +208,14 @@ class Evaluation:
             prompt = await render_off_loop(task.template, variables, f"{task.path}.params.template")
             return Generation("completion", prompt=prompt, params=params)
         if task.kind == "chat":
-            messages = await _rendered(
-                task.template["messages"], variables, f"{task.path}.params.template.messages"
-            )
+            where = f"{task.path}.params.template.messages"
+            messages = await _rendered(task.template["messages"], variables, where)
+            if not (
+                isinstance(messages, list)
+                and messages
+                and all(isinstance(m, Mapping) and isinstance(m.get("role"), str) for m in messages)
+            ):
+                raise InvalidArgument(where, "must give a list of {role, content} messages")
             return Generation("chat", messages=tuple(messages), params=params)
         # similarity_metrics: the row's prompt, to whichever API the endpoint serves.
         prompt = str(variables["item"]["prompt"])

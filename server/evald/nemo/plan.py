@@ -117,20 +117,15 @@ class Plan:
         return any(m.judged for t in self.tasks for m in t.metrics)
 
 
-PLACEHOLDER_TARGET = {
-    "type": "model",
-    "model": {"api_endpoint": {"url": "http://model.invalid", "model_id": "model"}},
-}
-"""The target a config is checked with when it is stored on its own."""
-
-
-def build(config: Mapping[str, Any], target: Mapping[str, Any], catalog: Catalog) -> Plan:
-    """The plan of a resolved (inline) config and target; InvalidArgument naming the field."""
+def build(config: Mapping[str, Any], target: Mapping[str, Any] | None, catalog: Catalog) -> Plan:
+    """The plan of a resolved (inline) config and target; InvalidArgument naming the field.
+    Without a target (a config stored on its own) only the config is checked: a task may
+    then leave its dataset to the target."""
     if not isinstance(config, Mapping):
         raise InvalidArgument("config", "must be an object or 'namespace/name'")
-    if not isinstance(target, Mapping):
+    if target is not None and not isinstance(target, Mapping):
         raise InvalidArgument("target", "must be an object or 'namespace/name'")
-    endpoint, target_data = _target(target)
+    endpoint, target_data = _target(target) if target is not None else (None, Dataset())
     kind = config.get("type")
     if not isinstance(kind, str) or not kind:
         raise InvalidArgument("config.type", f"give the config type: custom or {SIMILARITY}")
@@ -160,7 +155,7 @@ def build(config: Mapping[str, Any], target: Mapping[str, Any], catalog: Catalog
             )
         else:
             planned.append(_custom_task(str(name), task, where, inference, target_data, catalog))
-    if endpoint is None and any(_calls_model(t) for t in planned):
+    if target is not None and endpoint is None and any(_calls_model(t) for t in planned):
         raise InvalidArgument(
             "target.type",
             "these tasks call a model: give a model target with an api_endpoint (or rows that "
@@ -340,11 +335,18 @@ def _custom_task(
         if not isinstance(raw, Mapping):
             raise InvalidArgument(tpath, "a chat request template {messages: [...]} is required")
         messages = raw.get("messages")
-        if not isinstance(messages, list) or not messages:
-            raise InvalidArgument(f"{tpath}.messages", "give at least one message")
-        for i, message in enumerate(messages):
-            if not isinstance(message, Mapping) or not isinstance(message.get("role"), str):
-                raise InvalidArgument(f"{tpath}.messages[{i}]", "must be {role, content}")
+        # A list of messages, or one template rendering to the list
+        # (``{{ item.messages | tojson }}``).
+        if isinstance(messages, str) and "{" in messages:
+            pass
+        elif not isinstance(messages, list) or not messages:
+            raise InvalidArgument(
+                f"{tpath}.messages", "give at least one message (or a template of the list)"
+            )
+        else:
+            for i, message in enumerate(messages):
+                if not isinstance(message, Mapping) or not isinstance(message.get("role"), str):
+                    raise InvalidArgument(f"{tpath}.messages[{i}]", "must be {role, content}")
         _check_strings(raw, tpath)
         template = {"messages": messages}
         inference.update({k: v for k, v in raw.items() if k != "messages"})

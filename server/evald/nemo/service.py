@@ -160,7 +160,7 @@ class NemoService:
         checked = _object(body, "")
         if kind == "config":
             _named(checked)
-            plan.build(checked, plan.PLACEHOLDER_TARGET, self.context.catalog)
+            plan.build(checked, None, self.context.catalog)
         elif kind == "target":
             _named(checked)
             plan._target(checked)
@@ -174,7 +174,7 @@ class NemoService:
         current = await self.entities.get(kind, namespace, name)
         merged = {**current, **changes}
         if kind == "config":
-            plan.build(merged, plan.PLACEHOLDER_TARGET, self.context.catalog)
+            plan.build(merged, None, self.context.catalog)
         elif kind == "target":
             plan._target(merged)
         updated: dict[str, Any] = redacted(

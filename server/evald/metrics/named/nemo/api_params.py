@@ -51,9 +51,27 @@ def translate(
     return values
 
 
-def comparison(params: Mapping[str, Any], path: str, extra: Sequence[str] = ()) -> dict[str, Any]:
-    """``check: [left, operation, right]`` from either of NeMo's spellings, plus ``extra``
-    parameters as they are."""
+def comparison(
+    params: Mapping[str, Any],
+    path: str,
+    operations: Sequence[str],
+    extra: Sequence[str] = (),
+) -> dict[str, Any]:
+    """``check: [left, operation, right]`` from either of NeMo's spellings (the operation one
+    of ``operations``, in any letter case), plus ``extra`` parameters as they are."""
+    values = _comparison(params, path, extra)
+    check = values["check"]
+    if not (isinstance(check, list) and len(check) == 3 and all(isinstance(c, str) for c in check)):
+        raise InvalidArgument(f"{path}.check", "must be [left template, operation, right template]")
+    if check[1].strip().lower() not in operations:
+        where = f"{path}.check[1]" if "check" in params else f"{path}.operation"
+        raise InvalidArgument(
+            where, f"unknown operation {check[1]!r}; one of: {', '.join(operations)}"
+        )
+    return values
+
+
+def _comparison(params: Mapping[str, Any], path: str, extra: Sequence[str]) -> dict[str, Any]:
     split = ("left_template", "operation", "right_template")
     allowed = ("check", *split, *extra)
     unknown = sorted(set(params) - set(allowed))

@@ -87,7 +87,7 @@ class NumberCheck(ComputedNamed):
     nemo_score_names = ("number-check",)
 
     def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
-        return comparison(params, path, extra=("epsilon",))
+        return comparison(params, path, OPERATIONS, extra=("epsilon",))
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         check = params.strings("check")

@@ -52,7 +52,7 @@ class StringCheck(ComputedNamed):
     nemo_score_names = ("string-check",)
 
     def nemo_params(self, params: Mapping[str, Any], path: str) -> dict[str, Any]:
-        return comparison(params, path)
+        return comparison(params, path, tuple(OPERATIONS))
 
     def score_named(self, params: Params, instance: InstanceView) -> Outcome:
         check = params.strings("check")
