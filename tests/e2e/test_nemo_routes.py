@@ -49,6 +49,9 @@ def test_errors_in_fastapi_shapes(server: ServerThread) -> None:
     status, body, _ = request(url, "POST", "/v1/evaluation/live", b"{not json", AUTH)
     assert status == 422
     assert body["detail"][0]["loc"] == ["body"]
+    deep = b'{"config": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    status, body, _ = request(url, "POST", "/v1/evaluation/live", deep, AUTH)
+    assert status == 422
     status, body, _ = request(url, "GET", "/v1/evaluation/jobs/eval-missing", headers=AUTH)
     assert status == 404
     assert "eval-missing" in body["detail"]

@@ -22,10 +22,12 @@ from typing import Any
 import nemo_microservices
 import pytest
 import sacrebleu
+from evald.metrics.named.nemo import llm_judge
 from nemo_microservices import NeMoMicroservices
 from nemo_microservices.types import MetricResult, Score
 from sacrebleu.metrics.bleu import BLEU
 
+from tests.fakes.judge_config import configure
 from tests.fakes.model_server import (
     FakeModel,
     ModelRequest,
@@ -536,3 +538,84 @@ def test_tool_calling_chat_completion_job(
     assert sent[0].body["tool_choice"] == "auto"
     sent_messages = sorted(json.dumps(r.body["messages"], sort_keys=True) for r in sent)
     assert sent_messages == sorted(json.dumps(t["messages"], sort_keys=True) for t in TOOL_ROWS)
+
+
+def test_a_backtracking_judge_regex_fails_its_row_not_the_server(
+    client: NeMoMicroservices, model: FakeModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(llm_judge, "PARSE_SECONDS", 0.5)
+    started = time.monotonic()
+    live = client.evaluation.live(
+        target={"type": "rows", "rows": [{"output": "x"}]},
+        config={"type": "custom", "tasks": {"t": {"type": "data", "metrics": {"j": {
+            "type": "llm-judge", "params": {
+                "model": {"api_endpoint": {"url": model.url, "model_id": "judge-slow"}},
+                "template": {"messages": [{"role": "user", "content": "a" * 40 + "!"}]},
+                "scores": {"s": {"type": "int",
+                                 "parser": {"type": "regex", "pattern": "^echo: (a+)+$"}}},
+            }}}}}},
+    )  # fmt: skip
+    assert time.monotonic() - started < 10
+    assert live.result is not None
+    assert live.result.tasks is not None
+    assert live.result.tasks["t"].data == {"rows": 1, "rows_with_errors": 1}
+    assert "DEADLINE_EXCEEDED" in json.dumps(live.logs)
+
+
+def test_llm_judge_by_the_name_of_a_configured_judge(
+    client: NeMoMicroservices,
+    model: FakeModel,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """``model`` names a judge of evald's judge config (here the scripted endpoint behind the
+    OpenAI-compatible backend)."""
+    configure(monkeypatch, tmp_path, model.url, "openai")
+    rows: list[dict[str, object]] = [
+        {"output": "Paris is the capital", "reference_answer": "The capital is Paris"}
+    ]
+    live = client.evaluation.live(
+        target={"type": "rows", "rows": rows},
+        config={"type": "custom", "tasks": {"t": {"type": "data", "metrics": {"j": {
+            "type": "llm-judge", "params": {
+                "model": "fake",
+                "template": {"messages": [
+                    {"role": "system", "content": "Rate the similarity."},
+                    {"role": "user", "content": "RESPONSE 1: {{item.reference_answer}}\n\n"
+                                                "RESPONSE 2: {{sample.output_text}}.\n\n"}]},
+                "scores": {"similarity": {"type": "int", "parser": {
+                    "type": "regex", "pattern": "SIMILARITY: (\\d)"}}},
+            }}}}}},
+    )  # fmt: skip
+    assert live.result is not None
+    assert live.result.tasks is not None
+    found = scores_of(live.result.tasks["t"].metrics["j"])  # type: ignore[index]
+    assert found["similarity"].value == judge_score("The capital is Paris", "Paris is the capital")
+    (sent,) = [r for r in model.requests if r.model == "judge-llm"]
+    assert sent.messages[0] == {"role": "system", "content": "Rate the similarity."}
+
+
+def test_gemini_target_through_google_genai(client: NeMoMicroservices, model: FakeModel) -> None:
+    before = model.calls
+    target: Any = {"type": "model", "model": {"api_endpoint": {
+        "url": model.url, "model_id": "gemini-under-test", "format": "gemini",
+        "api_key": "gm-SECRET"}}}  # fmt: skip
+    live = client.evaluation.live(
+        target=target,
+        config={"type": "custom", "params": {"max_tokens": 50, "temperature": 0.2}, "tasks": {
+            "t": {"type": "chat-completion",
+                  "dataset": {"files_url": "similarity.json"},
+                  "params": {"template": {"messages": [
+                      {"role": "system", "content": "Answer briefly."},
+                      {"role": "user", "content": "{{item.prompt}}"}]}},
+                  "metrics": {"m": {"type": "string-check", "params": {
+                      "check": ["{{sample.output_text}}", "contains", "{{item.prompt}}"]}}}}}},
+    )  # fmt: skip
+    assert live.result is not None
+    assert live.result.tasks is not None
+    found = scores_of(live.result.tasks["t"].metrics["m"])  # type: ignore[index]
+    assert found["string-check"].value == 1.0  # the scripted model echoes the question
+    sent = [r for r in model.requests[before:] if r.protocol == "gemini"]
+    assert len(sent) == len(QUESTIONS)
+    assert sent[0].body["generationConfig"]["maxOutputTokens"] == 50
+    assert sent[0].headers.get("x-goog-api-key") == "gm-SECRET"

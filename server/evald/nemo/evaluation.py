@@ -16,6 +16,7 @@ statistics and counted under ``nan_count``, as NeMo counts it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -24,7 +25,13 @@ from typing import Any
 
 from evald import offload
 from evald.call import Call, Services
-from evald.errors import EvalError, InvalidArgument, Unavailable, internal_status
+from evald.errors import (
+    DeadlineExceeded,
+    EvalError,
+    InvalidArgument,
+    Unavailable,
+    internal_status,
+)
 from evald.judges.base import GenerationParams, JudgeRequest
 from evald.metrics.instance import TemplateRow
 from evald.metrics.named.nemo.llm_judge import LlmJudge
@@ -41,6 +48,9 @@ from evald.nemo.plan import (
 )
 from evald.targets import Endpoint, Generation, TargetError, Targets
 
+ROW_SCORING_SECONDS = 60.0
+"""Longest the computed metrics of one row may take (templates and kernels have their own
+budgets; this bounds the rest)."""
 TARGET_ERROR = "_target"
 """The ``errors`` key of a row whose output could not be had (model call, template)."""
 
@@ -153,7 +163,16 @@ class Evaluation:
         context = {**item, **sample, "item": item, "sample": sample}
         computed = [m for m in task.metrics if not m.judged]
         if computed:
-            results = await offload.call(score_computed, computed, context)
+            try:
+                # A row has no caller's deadline in a job: this bounds a pathological template.
+                results = await asyncio.wait_for(
+                    offload.call(score_computed, computed, context), ROW_SCORING_SECONDS
+                )
+            except TimeoutError:
+                late = DeadlineExceeded(f"scoring the row took more than {ROW_SCORING_SECONDS:g} s")
+                results = [late] * len(computed)
+            except EvalError as exc:
+                results = [exc] * len(computed)
             for plan, result in zip(computed, results, strict=True):
                 self._keep(record, plan, result)
         for plan in task.metrics:

@@ -125,7 +125,7 @@ def build(config: Mapping[str, Any], target: Mapping[str, Any] | None, catalog: 
         raise InvalidArgument("config", "must be an object or 'namespace/name'")
     if target is not None and not isinstance(target, Mapping):
         raise InvalidArgument("target", "must be an object or 'namespace/name'")
-    endpoint, target_data = _target(target) if target is not None else (None, Dataset())
+    endpoint, target_data = target_of(target) if target is not None else (None, Dataset())
     kind = config.get("type")
     if not isinstance(kind, str) or not kind:
         raise InvalidArgument("config.type", f"give the config type: custom or {SIMILARITY}")
@@ -210,7 +210,8 @@ def _config_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
     return inference, job
 
 
-def _target(target: Mapping[str, Any]) -> tuple[Endpoint | None, Dataset | None]:
+def target_of(target: Mapping[str, Any]) -> tuple[Endpoint | None, Dataset | None]:
+    """A target's model endpoint, or the rows it holds; InvalidArgument naming the field."""
     kind = target.get("type")
     if kind not in TARGET_TYPES:
         raise InvalidArgument(

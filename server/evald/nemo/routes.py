@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from aiohttp import web
 from evald.errors import EvalError, InvalidArgument
 from evald.nemo import errors
 from evald.nemo.service import NemoService
+
+log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evaluation/"
 INLINE_JSON_BYTES = 256 * 1024
@@ -136,6 +139,15 @@ class NemoRoutes:
         except EvalError as exc:
             status, body = errors.answer(exc)
             return web.Response(status=status, body=body, content_type="application/json")
+        except RecursionError:
+            status, body = errors.answer(InvalidArgument("", "the body nests too deeply"))
+            return web.Response(status=status, body=body, content_type="application/json")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("unexpected failure serving %s %s", request.method, name)
+            return web.Response(status=500, body=errors.body("internal error"),
+                                content_type="application/json")  # fmt: skip
 
     # Handlers.
 

@@ -160,10 +160,10 @@ class NemoService:
         checked = _object(body, "")
         if kind == "config":
             _named(checked)
-            plan.build(checked, None, self.context.catalog)
+            await asyncio.to_thread(plan.build, checked, None, self.context.catalog)
         elif kind == "target":
             _named(checked)
-            plan._target(checked)
+            plan.target_of(checked)
         created: dict[str, Any] = redacted(await self.entities.create(kind, checked))
         return created
 
@@ -174,9 +174,9 @@ class NemoService:
         current = await self.entities.get(kind, namespace, name)
         merged = {**current, **changes}
         if kind == "config":
-            plan.build(merged, None, self.context.catalog)
+            await asyncio.to_thread(plan.build, merged, None, self.context.catalog)
         elif kind == "target":
-            plan._target(merged)
+            plan.target_of(merged)
         updated: dict[str, Any] = redacted(
             await self.entities.update(kind, namespace, name, changes)
         )
@@ -186,7 +186,9 @@ class NemoService:
 
     async def create_job(self, body: Any) -> dict[str, Any]:
         job = await self._resolved(body)
-        found = plan.build(job["config"], job["target"], self.context.catalog)
+        found = await asyncio.to_thread(
+            plan.build, job["config"], job["target"], self.context.catalog
+        )
         await asyncio.to_thread(_check_sources, found, self.context.access)
         job_id = new_id("eval")
         job["id"] = job_id
@@ -352,7 +354,9 @@ class NemoService:
 
     async def live(self, body: Any) -> dict[str, Any]:
         job = await self._resolved(body)
-        found = plan.build(job["config"], job["target"], self.context.catalog)
+        found = await asyncio.to_thread(
+            plan.build, job["config"], job["target"], self.context.catalog
+        )
         rows = await asyncio.to_thread(evaluation.load_rows, found, self.context.access)
         numbered = evaluation.numbered(rows)
         if len(numbered) > self.context.live_max_rows:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -10,7 +11,7 @@ from typing import Any
 
 from evald import offload
 from evald.call import Call
-from evald.errors import InvalidArgument
+from evald.errors import DeadlineExceeded, InvalidArgument
 from evald.judges.config import SamplingDefaults
 from evald.judging import engine
 from evald.judging.verdicts import OPEN
@@ -24,6 +25,8 @@ ONE_CALL = SamplingDefaults(count=1, flip=False)
 SCORE_TYPES = ("int", "float", "bool")
 LEGACY_SCORE = "llm-judge"
 """The score's name when a config gives one top-level ``parser`` and no ``scores``."""
+PARSE_SECONDS = 10.0
+"""Longest reading the scores from one answer may take."""
 DEFAULT_MAX_TOKENS = 1024
 """The judge's ``max_tokens`` when the template sets none (NeMo's default)."""
 
@@ -145,8 +148,17 @@ class LlmJudge(Metric):
         body["messages"] = rendered
         body.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
         answer = await ask(params["model"], body, f"{path}.model")
-        # The caller's regexes may backtrack for ever on some answer: off the loop.
-        found: dict[str, float] = await offload.call(parse_scores, params["scores"], answer)
+        # The caller's regexes may backtrack for ever on some answer: off the loop, on a
+        # budget (a job's row has no caller's deadline to stop it).
+        try:
+            found: dict[str, float] = await asyncio.wait_for(
+                offload.call(parse_scores, params["scores"], answer), PARSE_SECONDS
+            )
+        except TimeoutError:
+            raise DeadlineExceeded(
+                f"{path}.scores: reading the scores from the judge's answer took more than "
+                f"{PARSE_SECONDS:g} s (a regex that backtracks?)"
+            ) from None
         return found
 
 
