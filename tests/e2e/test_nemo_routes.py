@@ -86,3 +86,16 @@ def test_paging(server: ServerThread, tmp_path: Path) -> None:
     assert [c["name"] for c in body["data"]] == ["c2", "c3"]
     assert body["pagination"] == {"page": 2, "page_size": 2, "current_page_size": 2,
                                   "total_pages": 3, "total_results": 5}  # fmt: skip
+
+
+def test_hf_dataset_without_a_data_store_fails_at_once(server: ServerThread) -> None:
+    job = {
+        "config": {"type": "custom", "tasks": {"t": {
+            "type": "data", "dataset": {"files_url": "hf://datasets/default/qa"},
+            "metrics": CONFIG["tasks"]["t"]["metrics"]}}},  # type: ignore[index]
+        "target": {"type": "model",
+                   "model": {"api_endpoint": {"url": "http://m", "model_id": "x"}}},
+    }  # fmt: skip
+    status, body, _ = request(http_url(server), "POST", "/v1/evaluation/jobs", job, AUTH)
+    assert status == 400
+    assert "--hf-endpoint" in body["detail"]

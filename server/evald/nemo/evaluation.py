@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from google.rpc import code_pb2
+
 from evald import offload
 from evald.call import Call, Services
 from evald.errors import (
@@ -30,7 +32,6 @@ from evald.errors import (
     EvalError,
     InvalidArgument,
     Unavailable,
-    internal_status,
 )
 from evald.judges.base import GenerationParams, JudgeRequest
 from evald.metrics.instance import TemplateRow
@@ -361,8 +362,6 @@ def score_computed(metrics: Sequence[MetricPlan], context: dict[str, Any]) -> li
 
 
 def _error(status: Any) -> dict[str, Any]:
-    from google.rpc import code_pb2
-
     return {"code": code_pb2.Code.Name(status.code), "message": status.message}
 
 
@@ -461,7 +460,3 @@ def _finite(scores: dict[str, Any]) -> dict[str, Any]:
         if isinstance(score.get("value"), float) and math.isnan(score["value"]):
             score["value"] = None
     return scores
-
-
-def internal() -> dict[str, Any]:
-    return _error(internal_status())
