@@ -158,7 +158,9 @@ class Settings:
         "from (checked before --hf-endpoint)",
     )
     target_concurrency: int = setting(
-        32, "model calls in flight per model endpoint (a config's params.parallelism lowers it)"
+        32,
+        "model calls in flight per model endpoint, across jobs (a config's params.parallelism "
+        "bounds the rows one job has in flight)",
     )
     target_timeout_seconds: float = setting(
         120.0, "longest one model call may take (a config's params.request_timeout sets it)"

@@ -99,3 +99,27 @@ def test_hf_dataset_without_a_data_store_fails_at_once(server: ServerThread) -> 
     status, body, _ = request(http_url(server), "POST", "/v1/evaluation/jobs", job, AUTH)
     assert status == 400
     assert "--hf-endpoint" in body["detail"]
+
+
+def test_similarity_groups_pool_every_task(server: ServerThread) -> None:
+    """``groups.evaluation`` holds each score over the rows of all tasks, whatever each task
+    calls its metric; a row without output or prompt errs alone."""
+    rows = [
+        {"input": "q1", "reference": "Paris", "output": "Paris"},
+        {"input": "q2", "reference": "Rome", "output": "Oslo"},
+        {"reference": "Bern"},
+    ]
+    tasks = {
+        "a": {"type": "default", "metrics": {"exact": {"type": "em"}}},
+        "b": {"type": "default", "metrics": {"my-em": {"type": "em"}}},
+    }
+    status, body, _ = request(
+        http_url(server), "POST", "/v1/evaluation/live",
+        {"config": {"type": "similarity_metrics", "tasks": tasks},
+         "target": {"type": "rows", "rows": rows}}, AUTH,
+    )  # fmt: skip
+    assert status == 200, body
+    result = body["result"]
+    assert result["tasks"]["a"]["data"] == {"rows": 3, "rows_with_errors": 1}
+    em = result["groups"]["evaluation"]["metrics"]["evaluation"]["scores"]["em_score"]
+    assert (em["value"], em["stats"]["count"]) == (0.5, 4)

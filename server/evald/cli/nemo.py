@@ -70,15 +70,21 @@ def run(args: argparse.Namespace) -> int:
         if args.metric or args.data:
             raise UsageError("--nemo-config takes its metrics and data from the job body")
         body = _json_arg(str(args.nemo_config), "--nemo-config")
-        if args.target:
-            body["target"] = _json_arg(args.target, "--target")
         for key in ("config", "target"):
+            if key == "target" and args.target:
+                continue
             if not isinstance(body.get(key), dict):
                 raise UsageError(
                     f"--nemo-config: the job's {key} must be given inline (a stored "
                     f"'namespace/name' lives on a server)"
                 )
+        # Relative paths: from the file that holds them (the current directory for an inline
+        # --target).
         body = _local_urls(body, Path(args.nemo_config).resolve().parent)
+        if args.target:
+            inline = args.target.lstrip().startswith("{")
+            base = Path.cwd() if inline else Path(args.target).resolve().parent
+            body["target"] = _local_urls(_json_arg(args.target, "--target"), base)
         if args.concurrency < 1:
             raise UsageError("--concurrency must be at least 1")
     except UsageError as exc:

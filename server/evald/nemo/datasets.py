@@ -68,8 +68,8 @@ _MAIN = "main"
 
 NO_SOURCE = (
     "hf:// datasets need a data store: start evald with --hf-endpoint URL (EVALD_HF_ENDPOINT; "
-    "NeMo Data Store: http://<host>:3000/v1/hf) and, if the store needs one, --hf-token "
-    "(EVALD_HF_TOKEN), or with --hf-datasets-dir DIR (EVALD_HF_DATASETS_DIR) holding "
+    "NeMo Data Store: http://<host>:3000/v1/hf) and, if the store needs one, a token "
+    "in EVALD_HF_TOKEN, or with --hf-datasets-dir DIR (EVALD_HF_DATASETS_DIR) holding "
     "<namespace>/<name>/<files>; a job may also name its dataset's own hf_endpoint"
 )
 HUB_OUTSIDE = "hf:// files must be inside the server's --hf-datasets-dir"
@@ -483,9 +483,9 @@ def _hub_error(
     where = f"the data store at {endpoint}"
     if status in (401, 403) or isinstance(cause, errors.GatedRepoError):
         hint = (
-            "check the server's --hf-token (EVALD_HF_TOKEN)"
+            "check the server's token (EVALD_HF_TOKEN)"
             if token
-            else "it may need a token: the server sends its --hf-token (EVALD_HF_TOKEN) to its "
+            else "it may need a token: the server sends its token (EVALD_HF_TOKEN) to its "
             "own --hf-endpoint only"
         )
         return FailedPrecondition(

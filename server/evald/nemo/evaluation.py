@@ -131,13 +131,15 @@ class Evaluation:
         targets: Targets,
         services: Services,
         *,
-        use_cache: bool = True,
+        cache_scope: str | None = None,
     ) -> None:
         self.plan = plan
         self.rows = rows
         self.targets = targets
         self.services = services
-        self.use_cache = use_cache
+        self.cache_scope = cache_scope
+        """Model outputs are cached under this scope (a job's id: a resumed job asks the model
+        nothing it already answered); None: not cached (live evaluations, the CLI)."""
 
     async def score(self, row: Row) -> dict[str, Any]:
         """The result record of one row: ``{row, task, index, item, sample, scores, errors}``;
@@ -160,7 +162,10 @@ class Evaluation:
         except EvalError as exc:
             record["errors"][TARGET_ERROR] = _error(exc.to_status())
             return record
-        record["sample"] = {"output_text": sample["output_text"]}
+        if sample.get("response") is None:
+            # A data task's row may hold the response itself (NeMo reads item.response).
+            sample["response"] = item.get("response")
+        record["sample"] = sample
         context = {**item, **sample, "item": item, "sample": sample}
         computed = [m for m in task.metrics if not m.judged]
         if computed:
@@ -238,6 +243,10 @@ class Evaluation:
                 raise InvalidArgument(where, "must give a list of {role, content} messages")
             return Generation("chat", messages=tuple(messages), params=params)
         # similarity_metrics: the row's prompt, to whichever API the endpoint serves.
+        if "prompt" not in variables["item"]:
+            raise InvalidArgument(
+                task.path, f"a row without an output needs a prompt ({' or '.join(PROMPT_COLUMNS)})"
+            )
         prompt = str(variables["item"]["prompt"])
         if endpoint.format == "gemini" or endpoint.url.rstrip("/").endswith("/chat/completions"):
             return Generation(
@@ -253,8 +262,8 @@ class Evaluation:
                 generation,
                 timeout=plan.request_timeout,
                 max_retries=plan.max_retries,
-                concurrency=plan.parallelism,
-                use_cache=self.use_cache,
+                use_cache=self.cache_scope is not None,
+                scope=self.cache_scope or "",
             )
         except TargetError as exc:
             raise Unavailable(f"{where}: the model call failed: {exc.reason}") from None
@@ -283,7 +292,7 @@ class Evaluation:
             max_output_tokens=body.get("max_tokens"),
         )
         request = JudgeRequest(prompt=prompt, system_instruction=system or None, params=params)
-        call = Call(self.services, use_cache=self.use_cache)
+        call = Call(self.services, use_cache=self.cache_scope is not None)
         judges = self.services.judges
         async with judges.session(call) as session:
             target = session.runtime.resolve(name)
@@ -327,24 +336,28 @@ def _similarity_item(item: Mapping[str, Any], where: str) -> dict[str, Any]:
     return found
 
 
-async def _rendered(value: Any, variables: dict[str, Any], where: str) -> Any:
-    """``value`` with every string rendered as a template; a string that renders to a JSON
-    array or object outside message content becomes that value (``{{ item.tools | tojson }}``
-    gives the tools, as in NeMo)."""
+async def _rendered(value: Any, variables: dict[str, Any], where: str, values: bool = True) -> Any:
+    """``value`` with every string rendered as a template. Where ``values`` holds (a request
+    field itself, such as ``tools`` or the whole ``messages``, not text inside a message), a
+    string that renders to a JSON array or object becomes that value
+    (``{{ item.tools | tojson }}`` gives the tools, as in NeMo)."""
     if isinstance(value, str):
         if "{" not in value:
             return value
         text = await render_off_loop(value, variables, where)
-        if not where.endswith("content") and text[:1] in "[{":
+        if values and text[:1] in "[{":
             try:
                 return json.loads(text)
             except ValueError:
                 return text
         return text
     if isinstance(value, Mapping):
-        return {k: await _rendered(v, variables, f"{where}.{k}") for k, v in value.items()}
+        return {
+            k: await _rendered(v, variables, f"{where}.{k}", values and k != "messages")
+            for k, v in value.items()
+        }
     if isinstance(value, list):
-        return [await _rendered(v, variables, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [await _rendered(v, variables, f"{where}[{i}]", False) for i, v in enumerate(value)]
     return value
 
 
@@ -402,40 +415,23 @@ def stats(values: Sequence[float]) -> dict[str, Any]:
 
 def results(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """NeMo's ``tasks`` and ``groups`` of an evaluation from its row records (CPU work: run
-    it off the event loop)."""
+    it off the event loop). A similarity_metrics evaluation also reports its scores over the
+    rows of all its tasks under ``groups.evaluation``."""
     tasks: dict[str, Any] = {}
-    merged: dict[str, Any] = {}
+    pooled: dict[str, tuple[MetricPlan, list[Mapping[str, Any]]]] = {}
     for task in plan.tasks:
         mine = [r for r in records if r["task"] == task.name]
         metrics: dict[str, Any] = {}
         for metric in task.metrics:
-            names = list(metric.metric.nemo_score_names)
-            for record in mine:
-                for name in record["scores"].get(metric.key) or {}:
-                    if name not in names:
-                        names.append(name)
-            scores: dict[str, Any] = {}
-            for name in names:
-                values = [
-                    math.nan if (v := record["scores"][metric.key].get(name)) is None else v
-                    for record in mine
-                    if metric.key in record["scores"]
-                ]
-                found = stats([v / metric.divisor for v in values])
-                scores[metric.rename.get(name, name)] = {
-                    "value": found.get("mean", math.nan),
-                    "stats": found,
-                }
-            scored = [TemplateRow(_context(r)) for r in mine if metric.key in r["scores"]]
-            try:
-                corpus = metric.metric.nemo_dataset_scores(metric.params, scored)
-            except EvalError:
-                corpus = {}
-            for name, value in corpus.items():
-                scores[metric.rename.get(name, name)] = {"value": value / metric.divisor}
-            metrics[metric.key] = {"scores": _finite(scores)}
+            metrics[metric.key] = {"scores": _metric_scores(metric, mine)}
             if task.similarity:
-                merged.update(metrics[metric.key]["scores"])
+                # Pooled by metric type: each task may name its metrics differently.
+                first, rows = pooled.setdefault(str(metric.metric.nemo_type), (metric, []))
+                rows.extend(
+                    {**r, "scores": {first.key: r["scores"][metric.key]}}
+                    for r in mine
+                    if metric.key in r["scores"]
+                )
         errors = sum(1 for r in mine if r["errors"])
         tasks[task.name] = {
             "metrics": metrics,
@@ -443,8 +439,41 @@ def results(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         }
     groups: dict[str, Any] = {}
     if plan.similarity:
+        merged: dict[str, Any] = {}
+        for metric, rows in pooled.values():
+            merged.update(_metric_scores(metric, rows))
         groups["evaluation"] = {"metrics": {"evaluation": {"scores": merged}}}
     return {"tasks": tasks, "groups": groups}
+
+
+def _metric_scores(metric: MetricPlan, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One metric's scores (with statistics) over ``records``, and its dataset-level ones."""
+    names = list(metric.metric.nemo_score_names)
+    scored = [r for r in records if metric.key in r["scores"]]
+    for record in scored:
+        for name in record["scores"][metric.key]:
+            if name not in names:
+                names.append(name)
+    scores: dict[str, Any] = {}
+    for name in names:
+        values = [
+            math.nan if (v := record["scores"][metric.key].get(name)) is None else v
+            for record in scored
+        ]
+        found = stats([v / metric.divisor for v in values])
+        scores[metric.rename.get(name, name)] = {
+            "value": found.get("mean", math.nan),
+            "stats": found,
+        }
+    try:
+        corpus = metric.metric.nemo_dataset_scores(
+            metric.params, [TemplateRow(_context(r)) for r in scored]
+        )
+    except EvalError:
+        corpus = {}
+    for name, value in corpus.items():
+        scores[metric.rename.get(name, name)] = {"value": value / metric.divisor}
+    return _finite(scores)
 
 
 def _context(record: Mapping[str, Any]) -> dict[str, Any]:

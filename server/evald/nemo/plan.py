@@ -38,6 +38,13 @@ SIMILARITY_METRICS = ("accuracy", "bleu", "rouge", "em", "f1")
 TARGET_TYPES = ("model", "rows", "dataset", "cached_outputs")
 ENDPOINT_FORMATS = ("nim", "openai", "gemini")
 INFERENCE_KEYS = ("max_tokens", "temperature", "top_p", "stop")
+MAX_PARALLELISM = 1024
+MAX_RETRIES = 20
+MAX_REQUEST_SECONDS = 3600.0
+CONFIG_PARAMS = (*INFERENCE_KEYS, "extra", "limit_samples", "parallelism", "max_retries",
+                 "request_timeout")  # fmt: skip
+"""NeMo's ``EvaluationParams``: anything else is refused rather than silently ignored."""
+DATASET_UNSUPPORTED = ("split",)
 """Config-level ``params`` passed to the model as they are (``extra`` entries too)."""
 JOB_KEYS = ("limit_samples", "parallelism", "max_retries", "request_timeout")
 """Config-level ``params`` that steer the job, not the model."""
@@ -180,6 +187,11 @@ def _mapping(value: Any, where: str) -> Mapping[str, Any]:
 
 def _config_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(inference fields, job settings)`` of a config's ``params``."""
+    unknown = sorted(set(params) - set(CONFIG_PARAMS))
+    if unknown:
+        raise InvalidArgument(
+            f"config.params.{unknown[0]}", f"unknown parameter; one of {', '.join(CONFIG_PARAMS)}"
+        )
     inference: dict[str, Any] = {}
     for key in INFERENCE_KEYS:
         if params.get(key) is not None:
@@ -199,6 +211,11 @@ def _config_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
         ):
             raise InvalidArgument(f"config.params.{key}", "must be a positive number")
         job[names.get(key, key)] = value
+    ceilings = {"parallelism": MAX_PARALLELISM, "max_retries": MAX_RETRIES,
+                "request_timeout": MAX_REQUEST_SECONDS}  # fmt: skip
+    for key, ceiling in ceilings.items():
+        if job.get(key, 0) > ceiling:
+            raise InvalidArgument(f"config.params.{key}", f"at most {ceiling:g}")
     if "limit" in job:
         job["limit"] = int(job["limit"])
     if "parallelism" in job:
@@ -280,6 +297,9 @@ def dataset_of(value: Any, where: str) -> Dataset:
     files_url = value.get("files_url")
     if not isinstance(files_url, str) or not files_url:
         raise InvalidArgument(f"{where}.files_url", "the dataset's files URL is required")
+    for key in DATASET_UNSUPPORTED:
+        if value.get(key) is not None:
+            raise InvalidArgument(f"{where}.{key}", "not supported: give the split's file")
     limit = value.get("limit")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise InvalidArgument(f"{where}.limit", "must be a positive integer")

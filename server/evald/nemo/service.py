@@ -106,7 +106,9 @@ class NemoJobs:
                 name, request=json.dumps(stored).encode(), rows_total=len(numbered)
             )
         done = await runner.store.done_rows(name)
-        run = evaluation.Evaluation(found, rows, self.context.targets, self.context.services)
+        run = evaluation.Evaluation(
+            found, rows, self.context.targets, self.context.services, cache_scope=body["id"]
+        )
 
         async def score(number: int) -> tuple[bool, str]:
             record = await run.score(numbered[number])
@@ -130,7 +132,7 @@ class NemoJobs:
             "job": body["id"],
             "namespace": body.get("namespace") or DEFAULT_NAMESPACE,
             "name": "",
-            "files_url": Path(job.output_dir).as_uri(),
+            "files_url": _files_url(job.output_dir),
             "created_at": stamp,
             "updated_at": stamp,
             "custom_fields": {},
@@ -399,6 +401,13 @@ class NemoService:
                 "first_error": first,
             },
         }
+
+
+def _files_url(directory: str) -> str:
+    """Where a job's output files are, as a URL (``gs://`` ones as they are)."""
+    if "://" in directory:
+        return directory
+    return Path(directory).resolve().as_uri()
 
 
 def _object(value: Any, where: str) -> Mapping[str, Any]:

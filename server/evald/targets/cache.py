@@ -29,9 +29,11 @@ SCHEMA = (
 )
 
 
-def cache_key(endpoint: Endpoint, generation: Generation) -> str:
-    """The content address of one generation on one endpoint."""
+def cache_key(endpoint: Endpoint, generation: Generation, scope: str = "") -> str:
+    """The content address of one generation on one endpoint, within ``scope`` (a job: its
+    own outputs only, so a new job at a temperature above 0 samples again)."""
     material: dict[str, Any] = {
+        "scope": scope,
         "format": endpoint.format,
         "base_url": endpoint.base_url,
         "model_id": endpoint.model_id,

@@ -44,10 +44,11 @@ def make_client(endpoint: Endpoint, http: httpx.AsyncClient) -> genai.Client:
         base_url=endpoint.url or None,
         httpx_async_client=http,  # ours: pooled, size-capped, closed by the runtime
     )
-    try:
-        return genai.Client(api_key=endpoint.api_key, http_options=options)
-    except ValueError:  # no key given and none in the environment
-        raise RejectedError("the Gemini API needs an API key") from None
+    if not endpoint.api_key:
+        # Never the server's own key: google-genai would read GOOGLE_API_KEY from the
+        # environment, and the endpoint URL is the caller's choice.
+        raise RejectedError("the Gemini endpoint needs an api_key")
+    return genai.Client(api_key=endpoint.api_key, http_options=options)
 
 
 async def generate(

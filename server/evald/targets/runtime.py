@@ -97,15 +97,17 @@ class Targets:
         max_retries: int | None = None,
         concurrency: int | None = None,
         use_cache: bool = True,
+        scope: str = "",
     ) -> Output:
-        """The model's output for ``generation``: from the cache, else from the endpoint.
+        """The model's output for ``generation``: from the cache (outputs stored under the
+        same ``scope``), else from the endpoint.
 
         Each attempt has ``timeout`` seconds (default ``timeout_seconds``); ``max_retries``
         transient failures are retried (None: ``retry.max_attempts - 1``). Raises
         :class:`TargetError`.
         """
         cache = self.cache if use_cache else None
-        key = cache_key(endpoint, generation)
+        key = cache_key(endpoint, generation, scope)
         if cache is not None:
             stored = await cache.get(key)
             if stored is not None:

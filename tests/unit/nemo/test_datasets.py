@@ -433,7 +433,7 @@ def test_the_token_reaches_the_store_and_no_error(hub: FakeHub, tmp_path: Path) 
     assert all(r.authorization == f"Bearer {TOKEN}" for r in hub.requests)
     assert TOKEN not in repr(store(hub, tmp_path, hf_token=TOKEN))
 
-    error = fails(FailedPrecondition, url, store(hub, tmp_path), "HTTP 401", "--hf-token")
+    error = fails(FailedPrecondition, url, store(hub, tmp_path), "HTTP 401", "EVALD_HF_TOKEN")
     assert hub.endpoint in error.message
     wrong = "hf_wrong_token_9876543210"
     error = fails(FailedPrecondition, url, store(hub, tmp_path, hf_token=wrong), "HTTP 401")
@@ -542,7 +542,6 @@ def test_no_source_configured_fails_at_once_saying_how_to_configure_one() -> Non
         for setting in (
             "--hf-endpoint",
             "EVALD_HF_ENDPOINT",
-            "--hf-token",
             "EVALD_HF_TOKEN",
             "--hf-datasets-dir",
             "EVALD_HF_DATASETS_DIR",

@@ -56,6 +56,10 @@ BAD_CONFIGS = [
     (changed("tasks.qa.metrics.acc.params.check", ["a", "equalz", "b"]),
      "config.tasks.qa.metrics.acc.params.check[1]"),
     (changed("params.parallelism", 0), "config.params.parallelism"),
+    (changed("params.parallelism", 10**9), "config.params.parallelism"),
+    (changed("params.max_retries", 1000), "config.params.max_retries"),
+    (changed("params.temprature", 0.5), "config.params.temprature"),
+    (changed("tasks.qa.dataset.split", "test"), "config.tasks.qa.dataset.split"),
     (changed("tasks", {"my.task": TASK}), "config.tasks['my.task'].metrics.acc.params.check"),
 ]  # fmt: skip
 BAD_CONFIGS[-1][0]["tasks"]["my.task"] = changed(

@@ -146,3 +146,18 @@ async def test_no_cache_path_caches_nothing(fake: FakeModel) -> None:
         await targets.aclose()
     assert not output.cached
     assert fake.calls == 2
+
+
+async def test_scopes_keep_their_own_outputs(fake: FakeModel, tmp_path: Path) -> None:
+    """A job's outputs are its own: a new job samples again, the same job (resumed) does not."""
+    targets = Targets(cache_path=tmp_path / "targets.db", retry=FAST)
+    endpoint = Endpoint(fake.url, "m")
+    try:
+        await targets.generate(endpoint, chat(), scope="eval-1")
+        resumed = await targets.generate(endpoint, chat(), scope="eval-1")
+        other = await targets.generate(endpoint, chat(), scope="eval-2")
+    finally:
+        await targets.aclose()
+    assert resumed.cached
+    assert not other.cached
+    assert fake.calls == 2

@@ -202,3 +202,19 @@ async def test_timeout(fake: FakeModel, targets: Targets) -> None:
         )
     assert raised.value.transient
     assert targets.calls == 1
+
+
+async def test_no_key_is_refused_not_taken_from_the_environment(
+    fake: FakeModel, targets: Targets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The endpoint URL is the caller's: the server's own key must never be sent to it."""
+    monkeypatch.setenv("GOOGLE_API_KEY", "server-SECRET")
+    monkeypatch.setenv("GEMINI_API_KEY", "server-SECRET")
+    endpoint = Endpoint(fake.url, "gemini-x", format="gemini")
+    with pytest.raises(TargetError) as caught:
+        await targets.generate(
+            endpoint, Generation("chat", messages=({"role": "user", "content": "Hi"},))
+        )
+    assert "api_key" in caught.value.reason
+    assert not caught.value.transient
+    assert fake.calls == 0
