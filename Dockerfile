@@ -16,6 +16,10 @@ RUN /opt/evald/bin/pip install . "prometheus-client>=0.20,<1"
 
 # --- runtime stage: the virtualenv only, no compilers, no pip cache ---------------------------
 FROM python:3.12-slim
+# WordNet 3.0's database (METEOR's synonyms), from Debian.
+RUN apt-get update -qq \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wordnet-base \
+    && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 evald \
     && useradd --system --uid 10001 --gid evald --no-create-home --shell /usr/sbin/nologin evald \
     && mkdir -p /var/lib/evald /var/cache/evald \

@@ -10,11 +10,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# Debian's WordNet 3.0 database (METEOR's synonyms), installed when this runs as root on Debian;
+# elsewhere install it yourself (`apt-get install wordnet-base`) or METEOR answers
+# FAILED_PRECONDITION.
+$(VENV)/.system: | $(BIN)/python
+	@if [ ! -f /usr/share/wordnet/data.noun ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wordnet-base >/dev/null; \
+	fi
+	touch $@
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python $(VENV)/.system
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python $(VENV)/.system
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@ $(VENV)/.installed
 
