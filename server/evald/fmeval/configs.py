@@ -1,5 +1,6 @@
-"""The configs of AWS FMEval's four semantic robustness algorithms, with FMEval's field names and
-defaults (FMEval 1.2.3), read from JSON.
+"""The configs of AWS FMEval's model evaluations (its four semantic robustness algorithms, prompt
+stereotyping and summarization accuracy), with FMEval's field names and defaults (FMEval 1.2.3),
+read from JSON.
 
 Which FMEval class each mirrors (paths under ``src/fmeval/eval_algorithms/``):
 
@@ -13,6 +14,10 @@ Which FMEval class each mirrors (paths under ``src/fmeval/eval_algorithms/``):
   ``classification_accuracy_semantic_robustness.py``. Its ``converter_fn`` (a Python callable)
   has no JSON form and is left out: FMEval's default, the first whitespace-separated word of the
   output that is a valid label, lowered and stripped, else ``"unknown"``, is the only one.
+- ``PromptStereotypingConfig``: FMEval's ``PromptStereotyping`` takes no config (it is built with
+  an empty ``EvalAlgorithmConfig``); ours has no fields either, so that every algorithm reads its
+  config the same way and an unknown field is refused.
+- ``SummarizationAccuracyConfig``: ``summarization_accuracy.py``.
 
 ``from_json`` checks more than FMEval does, so that a bad value is refused when the config is
 read rather than part way through a run: FMEval accepts any ``num_perturbations`` and any
@@ -115,7 +120,34 @@ _PERTURBATION_TYPES: Final = tuple(PERTURBATIONS)
 
 
 @dataclass(frozen=True)
-class SemanticRobustnessConfig:
+class AlgorithmConfig:
+    """A config read from a JSON object by field name; subclasses declare their fields and a
+    parser for each in ``_PARSERS``."""
+
+    _PARSERS: ClassVar[Mapping[str, Parser]] = {}
+
+    @classmethod
+    def from_json(cls, data: object, path: str = "") -> Self:
+        """The config in a JSON object, its absent fields at FMEval's defaults.
+
+        ``path`` is where the object sits in the request; it prefixes the field an
+        ``InvalidArgument`` names (``params.num_perturbations``).
+        """
+        if not isinstance(data, dict):
+            raise InvalidArgument(path, f"must be a JSON object, not {data!r}")
+        values = {}
+        for name, value in data.items():
+            field = _join(path, str(name))
+            parse = cls._PARSERS.get(name)
+            if parse is None:
+                known = ", ".join(cls._PARSERS) or "none"
+                raise InvalidArgument(field, f"unknown field; the fields are: {known}")
+            values[name] = parse(value, field)
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class SemanticRobustnessConfig(AlgorithmConfig):
     """The perturbation of the prompts; each algorithm's config adds its own fields to these.
 
     Only the parameters of the chosen ``perturbation_type`` are used; the others keep their
@@ -137,25 +169,6 @@ class SemanticRobustnessConfig:
         "whitespace_add_prob": _probability,
         "whitespace_remove_prob": _probability,
     }
-
-    @classmethod
-    def from_json(cls, data: object, path: str = "") -> Self:
-        """The config in a JSON object, its absent fields at FMEval's defaults.
-
-        ``path`` is where the object sits in the request; it prefixes the field an
-        ``InvalidArgument`` names (``params.num_perturbations``).
-        """
-        if not isinstance(data, dict):
-            raise InvalidArgument(path, f"must be a JSON object, not {data!r}")
-        values = {}
-        for name, value in data.items():
-            field = _join(path, str(name))
-            parse = cls._PARSERS.get(name)
-            if parse is None:
-                known = ", ".join(cls._PARSERS)
-                raise InvalidArgument(field, f"unknown field; the fields are {known}")
-            values[name] = parse(value, field)
-        return cls(**values)
 
     def perturbation(self) -> Perturbation:
         """The perturbation this config selects, with its parameters."""
@@ -233,10 +246,33 @@ class ClassificationAccuracySemanticRobustnessConfig(SemanticRobustnessConfig):
     }
 
 
-ALGORITHM_CONFIGS: Final[dict[str, type[SemanticRobustnessConfig]]] = {
+@dataclass(frozen=True)
+class PromptStereotypingConfig(AlgorithmConfig):
+    """No fields: FMEval's prompt stereotyping has nothing to configure."""
+
+
+@dataclass(frozen=True)
+class SummarizationAccuracyConfig(AlgorithmConfig):
+    """The ROUGE variant and stemming, and the BERTScore model, of the summary scores (the same
+    fields and defaults as the summarization semantic robustness config, without perturbation)."""
+
+    rouge_type: str = "rouge2"
+    use_stemmer_for_rouge: bool = True
+    model_type_for_bertscore: str = BERTSCORE_MODELS[0]
+
+    _PARSERS: ClassVar[Mapping[str, Parser]] = {
+        "rouge_type": _one_of(ROUGE_TYPES),
+        "use_stemmer_for_rouge": _boolean,
+        "model_type_for_bertscore": _one_of(BERTSCORE_MODELS),
+    }
+
+
+ALGORITHM_CONFIGS: Final[dict[str, type[AlgorithmConfig]]] = {
     "general_semantic_robustness": GeneralSemanticRobustnessConfig,
     "qa_accuracy_semantic_robustness": QAAccuracySemanticRobustnessConfig,
     "summarization_accuracy_semantic_robustness": SummarizationAccuracySemanticRobustnessConfig,
     "classification_accuracy_semantic_robustness": ClassificationAccuracySemanticRobustnessConfig,
+    "prompt_stereotyping": PromptStereotypingConfig,
+    "summarization_accuracy": SummarizationAccuracyConfig,
 }
-"""FMEval's ``EvalAlgorithm`` names of the four algorithms and their configs."""
+"""FMEval's ``EvalAlgorithm`` names of the algorithms and their configs."""

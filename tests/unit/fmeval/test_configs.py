@@ -71,6 +71,8 @@ def test_algorithm_names() -> None:
         "qa_accuracy_semantic_robustness",
         "summarization_accuracy_semantic_robustness",
         "classification_accuracy_semantic_robustness",
+        "prompt_stereotyping",
+        "summarization_accuracy",
     }
 
 
