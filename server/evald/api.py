@@ -14,6 +14,7 @@ from typing import Any
 from evald_proto.aiplatform.v1 import evaluation_service_pb2 as v1
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as v1beta1
 from evald_proto.evald.v1 import metric_registry_pb2 as registry
+from evald_proto.evald.v1 import model_evaluation_pb2 as model_evaluation
 from evald_proto.evald.v1 import operations_pb2 as operations
 
 messages = v1beta1
@@ -28,7 +29,7 @@ SERVICE_NAMES = {
     version: module.DESCRIPTOR.services_by_name["EvaluationService"].full_name
     for version, module in VERSIONS.items()
 }
-SERVED_MODULES = (v1beta1, v1, registry, operations)
+SERVED_MODULES = (v1beta1, v1, registry, operations, model_evaluation)
 """Every generated module whose services evald serves: the HTTP routes and reflection read it."""
 SERVED_SERVICE_NAMES = tuple(
     service.full_name

@@ -19,6 +19,7 @@ import grpc
 from evald import metric_registry
 from evald.call import Services
 from evald.config import Settings
+from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.judges.runtime import Judges
@@ -49,6 +50,8 @@ class App:
     runner."""
     targets: Targets
     """The models NeMo jobs evaluate (and their llm-judge endpoints)."""
+    models: ModelEvaluationService
+    """FMEval's model evaluations (``EvaluateModel``); they run on the same runner."""
 
     @classmethod
     def build(cls, settings: Settings, env: Mapping[str, str] | None = None) -> App:
@@ -87,6 +90,7 @@ class App:
             entities.Entities(data / entities.FILE),
             settings.output_dir(),
         )
+        model_jobs = ModelEvaluationJobs(targets, settings.dataset_dir(), settings.output_dir())
         runner = JobRunner(
             settings.data_root(),
             evaluator.evaluate_instances,
@@ -94,14 +98,15 @@ class App:
             output_root=settings.output_dir(),
             concurrency=settings.job_concurrency,
             max_jobs=settings.max_running_jobs,
-            kinds=[NemoJobs(context)],
+            kinds=[NemoJobs(context), model_jobs],
         )
         nemo = NemoRoutes(NemoService(context, runner))
-        return cls(settings, services, evaluator, OperationsService(runner), nemo, targets)
+        models = ModelEvaluationService(runner, model_jobs)
+        return cls(settings, services, evaluator, OperationsService(runner), nemo, targets, models)
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """The generic handlers of every service: EvaluationService (each API version),
-        MetricRegistry and Operations."""
+        MetricRegistry, Operations and ModelEvaluationService."""
         evaluation = GrpcEvaluationService(
             self.evaluator,
             self.jobs.evaluate_dataset_handler,
@@ -111,7 +116,8 @@ class App:
         registry = []
         if store is not None:
             registry.append(metric_registry.Registry(store, self.services.metrics).handler())
-        return [*evaluation.method_handlers(), *registry, *self.jobs.handlers()]
+        models = self.models.handler()
+        return [*evaluation.method_handlers(), *registry, *self.jobs.handlers(), models]
 
     async def start(self) -> None:
         """Resume the dataset jobs a stopped or killed process left unfinished."""

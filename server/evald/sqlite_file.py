@@ -15,10 +15,18 @@ class SqliteFile:
     """
 
     def __init__(
-        self, path: Path, schema: Sequence[str], *, timeout: float = 10, wal: bool = False
+        self,
+        path: Path,
+        schema: Sequence[str],
+        *,
+        timeout: float = 10,
+        wal: bool = False,
+        columns: Sequence[tuple[str, str, str]] = (),
     ) -> None:
         self.path = path
         self.schema = tuple(schema)
+        self.columns = tuple(columns)
+        """``(table, column, definition)`` added to a file made before the column existed."""
         self.timeout = timeout
         self.wal = wal
         self._ready = False
@@ -38,6 +46,10 @@ class SqliteFile:
                     connection.execute("PRAGMA journal_mode=WAL")
                 for statement in self.schema:
                     connection.execute(statement)
+                for table, column, definition in self.columns:
+                    present = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+                    if column not in present:
+                        connection.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
                 self._ready = True
             with connection:  # one transaction
                 yield connection

@@ -63,8 +63,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--target",
         metavar="JSON",
-        help="with --nemo-config: the target to evaluate instead of the job's (a JSON object, "
-        "or a file holding one)",
+        help="the model to evaluate (a JSON object, or a file holding one): with "
+        "--nemo-config it replaces the job's target; with --algorithm it is "
+        '{"api_endpoint": {"url", "model_id", "api_key", "format"}}',
+    )
+    parser.add_argument(
+        "--algorithm",
+        metavar="NAME",
+        help="evaluate the model --target with one of FMEval's algorithms (e.g. "
+        "qa_accuracy_semantic_robustness, prompt_stereotyping, summarization_accuracy) over "
+        "--data, instead of --metric",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="JSON",
+        help="with --algorithm: its config, with the field names of FMEval's config class",
+    )
+    parser.add_argument(
+        "--data-config",
+        metavar="JSON",
+        help="with --algorithm: which columns hold what, with FMEval's DataConfig field names "
+        '(e.g. {"model_input_location": "question", "target_output_location": "answer"})',
+    )
+    parser.add_argument(
+        "--prompt-template",
+        metavar="TEXT",
+        help="with --algorithm: the prompt sent to the model, with $model_input (default "
+        "$model_input)",
+    )
+    parser.add_argument(
+        "--generation-params",
+        metavar="JSON",
+        help="with --algorithm: request fields sent to the model (max_tokens, temperature, ...)",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--server", metavar="ADDR", help="score through the server at HOST:PORT")
@@ -156,13 +186,24 @@ def parse_thresholds(values: Sequence[str], labels: Sequence[str]) -> dict[str, 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``evald evaluate``; returns the exit code."""
 
+    if args.nemo_config is not None and args.algorithm:
+        print("evald evaluate: give --nemo-config or --algorithm, not both", file=sys.stderr)
+        return EXIT_USAGE
     if args.nemo_config is not None:
         from evald.cli import nemo
 
         return nemo.run(args)
+    if args.algorithm:
+        from evald.cli import fmeval
+
+        return fmeval.run(args)
     try:
+        algorithm_flags = ("config", "data_config", "prompt_template", "generation_params")
+        for flag in algorithm_flags:
+            if getattr(args, flag):
+                raise UsageError(f"--{flag.replace('_', '-')} goes with --algorithm")
         if args.target:
-            raise UsageError("--target goes with --nemo-config")
+            raise UsageError("--target goes with --nemo-config or --algorithm")
         if not args.metric or args.data is None:
             raise UsageError("give --metric and --data (or --nemo-config)")
         if args.concurrency < 1:

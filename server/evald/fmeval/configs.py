@@ -58,7 +58,10 @@ def _join(path: str, name: str) -> str:
 
 def _integer(minimum: int) -> Parser:
     def parse(value: object, field: str) -> int:
-        # bool is an int in Python but `true` is no count in JSON.
+        # bool is an int in Python but `true` is no count in JSON. A whole float is an integer:
+        # a protobuf Struct (the RPC's config) holds every number as a double.
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidArgument(field, f"must be an integer, not {value!r}")
         if value < minimum:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+from evald_proto.evald.v1 import model_evaluation_pb2
 from evald_proto.evald.v1 import operations_pb2 as evald_ops
 from google.longrunning import operations_proto_pb2 as lro
 from google.protobuf import empty_pb2
@@ -31,6 +32,8 @@ SERVICE_NAMES = (
     "google.longrunning.Operations",
     evald_ops.DESCRIPTOR.services_by_name["Operations"].full_name,
 )
+MODEL_EVALUATION = "model"
+"""The job kind of an ``EvaluateModel`` operation (its response an EvaluateModelResponse)."""
 METADATA_TYPE_URL = (
     "type.googleapis.com/" + api.messages.EvaluateDatasetOperationMetadata.DESCRIPTOR.full_name
 )
@@ -60,7 +63,11 @@ def to_operation(job: Job) -> lro.Operation:
     operation.metadata.value = metadata.SerializeToString()
     if job.state in FINISHED:
         if job.response is not None and job.state not in ("FAILED", "CANCELLED"):
-            response = api.messages.EvaluateDatasetResponse.FromString(job.response)
+            response: Any
+            if job.kind == MODEL_EVALUATION:
+                response = model_evaluation_pb2.EvaluateModelResponse.FromString(job.response)
+            else:
+                response = api.messages.EvaluateDatasetResponse.FromString(job.response)
             operation.response.Pack(response)
         else:
             operation.error.CopyFrom(status_pb2.Status.FromString(job.error or b""))

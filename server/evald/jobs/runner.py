@@ -55,11 +55,11 @@ STALE_SECONDS = 15.0
 
 class JobKind(Protocol):
     """Jobs of another API run by the same engine (leases, heartbeats, resume, cancellation):
-    those whose stored name starts with ``prefix``. Their stored ``request`` is the kind's own
-    bytes; :meth:`run` scores the rows that have no stored result
-    (:meth:`JobRunner.score_rows`) and ends the job (:meth:`JobRunner.end`)."""
+    those stored with this ``kind``. Their stored ``request`` is the kind's own bytes;
+    :meth:`run` scores the rows that have no stored result (:meth:`JobRunner.score_rows`) and
+    ends the job (:meth:`JobRunner.end`)."""
 
-    prefix: str
+    kind: str
 
     async def run(self, runner: JobRunner, name: str, job: Job) -> None:
         """Run (or resume) the stored job ``name``; raises EvalError to fail it."""
@@ -153,9 +153,9 @@ class JobRunner:
         assert job is not None
         return job
 
-    async def create(self, name: str, request: bytes, output_dir: str) -> Job:
+    async def create(self, name: str, request: bytes, output_dir: str, kind: str) -> Job:
         """Store a QUEUED job of a :class:`JobKind` and start it."""
-        await self.store.create(name, request, output_dir)
+        await self.store.create(name, request, output_dir, kind)
         self._launch(name)
         return await self.get(name)
 
@@ -261,7 +261,7 @@ class JobRunner:
         if job.state in FINISHED:
             return
         for kind in self.kinds:
-            if name.startswith(kind.prefix):
+            if job.kind == kind.kind:
                 if job.state == QUEUED:
                     await self.store.update(name, state=RUNNING)
                 await kind.run(self, name, job)

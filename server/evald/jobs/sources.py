@@ -92,6 +92,18 @@ def storage_client() -> Any:
         ) from None
 
 
+def check_uris(uris: Sequence[str], root: Path | None, field: str) -> None:
+    """Each of ``uris`` (request field ``field``) under ``root`` and existing; raises
+    EvalError."""
+    for i, uri in enumerate(uris):
+        where = f"{field}[{i}]"
+        path = local_path(uri, where)
+        if path is None:
+            storage_client()
+        elif not confined(path, root, where).is_file():
+            raise InvalidArgument(where, f"no such file: {uri}")
+
+
 def check_source(dataset: Any, root: Path | None) -> list[str]:
     """The input URIs of an ``EvaluationDataset``, checked to be under ``root`` (see
     :func:`confined`) and to exist; raises EvalError."""
@@ -106,22 +118,18 @@ def check_source(dataset: Any, root: Path | None) -> list[str]:
     uris = list(dataset.gcs_source.uris)
     if not uris:
         raise InvalidArgument("dataset.gcs_source.uris", "name at least one file")
-    for i, uri in enumerate(uris):
-        field = f"dataset.gcs_source.uris[{i}]"
-        path = local_path(uri, field)
-        if path is None:
-            storage_client()
-        elif not confined(path, root, field).is_file():
-            raise InvalidArgument(field, f"no such file: {uri}")
+    check_uris(uris, root, "dataset.gcs_source.uris")
     return uris
 
 
-def read_rows(uris: Sequence[str], root: Path | None) -> list[Row]:
+def read_rows(
+    uris: Sequence[str], root: Path | None, name: str = "dataset.gcs_source.uris"
+) -> list[Row]:
     """Every row of every file (local ones under ``root``: see :func:`confined`), in order;
-    raises InvalidArgument naming the bad file/row."""
+    raises InvalidArgument naming the bad file/row (the URIs are request field ``name``)."""
     rows: list[Row] = []
     for i, uri in enumerate(uris):
-        field = f"dataset.gcs_source.uris[{i}]"
+        field = f"{name}[{i}]"
         path = local_path(uri, field)
         name = uri if path is None else str(path)
         if path is None:

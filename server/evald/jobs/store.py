@@ -42,7 +42,8 @@ SCHEMA = (
         owner TEXT NOT NULL DEFAULT '',
         heartbeat REAL NOT NULL DEFAULT 0,
         error BLOB,
-        response BLOB
+        response BLOB,
+        kind TEXT NOT NULL DEFAULT ''
     )
     """,
     """
@@ -55,6 +56,9 @@ SCHEMA = (
     ) WITHOUT ROWID
     """,
 )
+
+COLUMNS = (("jobs", "kind", "TEXT NOT NULL DEFAULT ''"),)
+"""Columns added since the first version of the file (added to an older file on first use)."""
 
 QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLING, CANCELLED = (
     "QUEUED",
@@ -121,13 +125,16 @@ class Job:
     """A serialized ``google.rpc.Status`` once FAILED or CANCELLED."""
     response: bytes | None
     """A serialized ``EvaluateDatasetResponse`` once SUCCEEDED."""
+    kind: str = ""
+    """What the request is: "" a Vertex ``EvaluateDatasetRequest``, else the kind's own (see
+    :class:`evald.jobs.runner.JobKind`)."""
     rows_done: int = 0
     rows_failed: int = 0
 
 
 _COLUMNS = (
     "name, request, state, rows_total, output_dir, create_time, update_time, owner, heartbeat, "
-    "error, response"
+    "error, response, kind"
 )
 
 
@@ -138,17 +145,17 @@ class JobStore:
     def __init__(self, path: Path, owner: str) -> None:
         self.path = path
         self.owner = owner
-        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True).transaction
+        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True, columns=COLUMNS).transaction
 
     # Synchronous bodies, run in a thread by the async methods below.
 
-    def _create(self, name: str, request: bytes, output_dir: str) -> None:
+    def _create(self, name: str, request: bytes, output_dir: str, kind: str) -> None:
         now = time.time()
         with self._connect() as db:
             db.execute(
                 "INSERT INTO jobs (name, request, state, output_dir, create_time, update_time, "
-                "owner, heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, request, QUEUED, output_dir, now, now, self.owner, now),
+                "owner, heartbeat, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, request, QUEUED, output_dir, now, now, self.owner, now, kind),
             )
 
     def _get(self, name: str) -> Job | None:
@@ -252,9 +259,9 @@ class JobStore:
             ).fetchall()
         return [result for (result,) in rows]
 
-    async def create(self, name: str, request: bytes, output_dir: str) -> None:
+    async def create(self, name: str, request: bytes, output_dir: str, kind: str = "") -> None:
         """Store a new QUEUED job owned here."""
-        await asyncio.to_thread(self._create, name, request, output_dir)
+        await asyncio.to_thread(self._create, name, request, output_dir, kind)
 
     async def get(self, name: str) -> Job | None:
         """The job called ``name`` with its row counts, or None."""

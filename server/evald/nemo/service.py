@@ -40,6 +40,7 @@ from evald.nemo.entities import DEFAULT_NAMESPACE, Entities, new_id, now
 from evald.targets import Targets
 
 PREFIX = "nemo/jobs/"
+KIND = "nemo"
 STATUS = {
     QUEUED: "pending",
     RUNNING: "running",
@@ -82,7 +83,7 @@ def redacted(value: Any) -> Any:
 class NemoJobs:
     """NeMo jobs as a kind of job of the shared runner."""
 
-    prefix = PREFIX
+    kind = KIND
 
     def __init__(self, context: Context) -> None:
         self.context = context
@@ -205,7 +206,10 @@ class NemoService:
             )
         stored = {"job": job, "task_rows": None}
         created = await self.runner.create(
-            PREFIX + job_id, json.dumps(stored).encode(), outputs.output_directory(prefix, job_id)
+            PREFIX + job_id,
+            json.dumps(stored).encode(),
+            outputs.output_directory(prefix, job_id),
+            KIND,
         )
         return self.job_json(created)
 

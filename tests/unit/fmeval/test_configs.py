@@ -128,7 +128,7 @@ Labels = ClassificationAccuracySemanticRobustnessConfig
         (Base, "perturbation_type", "typo"),
         (Base, "perturbation_type", None),
         (Base, "num_perturbations", 0),
-        (Base, "num_perturbations", 2.0),
+        (Base, "num_perturbations", 2.5),
         (Base, "num_perturbations", True),
         (Base, "butter_finger_perturbation_prob", 1.1),
         (Base, "random_uppercase_corrupt_proportion", "0.1"),

@@ -40,6 +40,7 @@ def test_paths() -> None:
         "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations/{operationsId}",
         "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations/{operationsId}:cancel",
         "/v1beta1/projects/{projectsId}/locations/{locationsId}/operations/{operationsId}:wait",
+        "/v1beta1/projects/{projectsId}/locations/{locationsId}:evaluateModel",
     }
     operation = DOC["paths"]["/v1/projects/{projectsId}/locations/{locationsId}:evaluateInstances"][
         "post"

@@ -84,7 +84,15 @@ def test_default_routes() -> None:
         if r.rpc.startswith("/evald.v1.Operations/")
     }
     assert operations == OPERATIONS_ROUTES
-    assert len(routes) == len(EVALUATION_ROUTES) + len(REGISTRY_ROUTES) + len(OPERATIONS_ROUTES)
+    models = {key: r.rpc for key, r in routes.items() if ".ModelEvaluationService/" in r.rpc}
+    assert models == {
+        ("POST", "/v1beta1/{location=projects/*/locations/*}:evaluateModel"): (
+            "/evald.v1.ModelEvaluationService/EvaluateModel"
+        )
+    }
+    assert len(routes) == (
+        len(EVALUATION_ROUTES) + len(REGISTRY_ROUTES) + len(OPERATIONS_ROUTES) + len(models)
+    )
 
 
 RESOLVE = [

@@ -16,6 +16,7 @@ import pytest
 from evald.jobs.store import (
     CANCELLING,
     RUNNING,
+    Job,
     JobStore,
     new_owner,
     owner_alive,
@@ -147,3 +148,28 @@ def test_claim_takes_over_by_lease_or_gone_owner(tmp_path: Path, other_process: 
 def _set_heartbeat(path: Path, name: str, age: float) -> None:
     with sqlite3.connect(path) as db:
         db.execute("UPDATE jobs SET heartbeat = ? WHERE name = ?", (time.time() - age, name))
+
+
+def test_a_file_from_before_job_kinds_gets_the_column(tmp_path: Path) -> None:
+    """A jobs file written before jobs had a kind opens, its jobs read as Vertex dataset jobs,
+    and new jobs of a kind are stored beside them."""
+    path = tmp_path / "jobs.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE jobs (name TEXT PRIMARY KEY, request BLOB NOT NULL, state TEXT NOT "
+            "NULL, rows_total INTEGER NOT NULL DEFAULT 0, output_dir TEXT NOT NULL, create_time "
+            "REAL NOT NULL, update_time REAL NOT NULL, owner TEXT NOT NULL DEFAULT '', heartbeat "
+            "REAL NOT NULL DEFAULT 0, error BLOB, response BLOB)"
+        )
+        db.execute(
+            "INSERT INTO jobs (name, request, state, output_dir, create_time, update_time) "
+            "VALUES ('old', x'', 'SUCCEEDED', '/out', 1, 1)"
+        )
+    store = JobStore(path, new_owner())
+    old = run(store.get("old"))
+    assert isinstance(old, Job)
+    assert old.kind == ""
+    run(store.create("new", b"{}", "/out", "model"))
+    new = run(store.get("new"))
+    assert isinstance(new, Job)
+    assert new.kind == "model"

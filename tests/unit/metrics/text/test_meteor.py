@@ -6,12 +6,14 @@ files instead, whose synonyms equal those of NLTK's ``wordnet`` corpus.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from evald import offload
 from evald.errors import EvalError, FailedPrecondition
 from evald.metrics.text import meteor as meteor_module
 from evald.metrics.text.meteor import LEXNAMES, meteor, word_tokenize
@@ -96,6 +98,12 @@ def test_named_metric(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # No <OR> split: the whole reference is the target.
     assert score("fmeval/meteor", response="cat", reference="cat<OR>dog") < 1.0
     monkeypatch.setattr(meteor_module, "WORDNET_DIR", str(tmp_path))
+
+    async def in_a_thread(function: Any, *args: Any) -> Any:
+        # A scoring process started by an earlier test would not see the patched directory.
+        return await asyncio.to_thread(function, *args)
+
+    monkeypatch.setattr(offload, "call", in_a_thread)
     with pytest.raises(EvalError, match="wordnet-base") as caught:
         score("fmeval/meteor", response="a", reference="a")
     assert caught.value.to_status().code == FailedPrecondition.code.value[0]
