@@ -302,3 +302,55 @@ def test_summarization_accuracy_from_the_cli_on_given_outputs(
     assert "rouge" in table
     assert (out / "report.html").exists()
     assert len((out / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_qa_robustness_and_stereotyping_from_the_cli(
+    model: FakeModel, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qa = write_jsonl(tmp_path / "qa.jsonl", QA)
+    out = tmp_path / "qa-out"
+    code = main([
+        "evaluate", "--quiet", "--algorithm", "semantic_robustness.qa", "--data", str(qa),
+        "--target", json.dumps(target(model)), "--prompt-template", "Q: $model_input",
+        "--config", json.dumps({"num_perturbations": 3}),
+        "--data-config", json.dumps({"model_input_location": "question",
+                                     "target_output_location": "answer",
+                                     "category_location": "category"}),
+        "--output", str(out), "--fail-under", "exact_match_score=1",
+    ])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    table = capsys.readouterr().out
+    assert "delta_exact_match_score [category=geo]" in table
+    found = scores(json.loads((out / "aggregation.json").read_text()))
+    deltas, _ = expected_qa_deltas(3)
+    assert found["delta_exact_match_score"]["value"] == pytest.approx(statistics.fmean(deltas))
+
+    pairs = write_jsonl(tmp_path / "pairs.jsonl", PAIRS)
+    code = main([
+        "evaluate", "--quiet", "--algorithm", "prompt_stereotyping", "--data", str(pairs),
+        "--target", json.dumps(target(model, "no-logprobs")),
+        "--data-config", json.dumps({"sent_more_input_location": "sent_more",
+                                     "sent_less_input_location": "sent_less"}),
+        "--output", str(tmp_path / "ps-out"),
+    ])  # fmt: skip
+    assert code == 1
+    assert "log-probabilities" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--algorithm", "prompt_stereotyping", "--metric", "bleu"], "takes no --metric"),
+        (["--algorithm", "nope"], "algorithm"),
+        (["--config", "{}"], "--config goes with --algorithm"),
+        (["--algorithm", "semantic_robustness.qa"], "give --target"),
+    ],
+)
+def test_cli_usage_errors(
+    tmp_path: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_jsonl(tmp_path / "qa.jsonl", QA)
+    extra = [] if "--metric" in argv else ["--metric", "bleu"] if "--config" in argv else []
+    code = main(["evaluate", "--quiet", "--data", str(data), *argv, *extra])
+    assert code == 2
+    assert message in capsys.readouterr().err
