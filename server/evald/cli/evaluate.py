@@ -189,6 +189,13 @@ def run(args: argparse.Namespace) -> int:
     if args.nemo_config is not None and args.algorithm:
         print("evald evaluate: give --nemo-config or --algorithm, not both", file=sys.stderr)
         return EXIT_USAGE
+    if (args.nemo_config is not None or args.algorithm) and (args.server or args.aggregation):
+        print(
+            "evald evaluate: --nemo-config and --algorithm run in this process and take no "
+            "--server or --aggregation (run them on a server as jobs: see evald jobs)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if args.nemo_config is not None:
         from evald.cli import nemo
 

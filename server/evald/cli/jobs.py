@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
+from evald_proto.evald.v1 import model_evaluation_pb2
 from evald_proto.evald.v1 import operations_pb2 as evald_ops
 from google.longrunning import operations_proto_pb2 as lro
 from google.protobuf import json_format
@@ -56,6 +57,12 @@ def describe(operation: Any) -> dict[str, Any]:
     if operation.HasField("error"):
         data["error"] = {"code": operation.error.code, "message": operation.error.message}
     if operation.HasField("response"):
+        model = model_evaluation_pb2.EvaluateModelResponse()
+        if operation.response.Is(model.DESCRIPTOR):
+            operation.response.Unpack(model)
+            data["output_directory"] = model.output_directory
+            data["aggregation"] = json_format.MessageToDict(model.aggregation)
+            return data
         response = m.EvaluateDatasetResponse()
         operation.response.Unpack(response)
         data["output_directory"] = response.output_info.gcs_output_directory

@@ -86,9 +86,11 @@ class TargetModel:
         return found
 
     async def _ask(self, what: str, text: str, generation: Generation) -> Any:
-        async with self._lock:
-            sample = self._asked.get((what, text), 0)
-            self._asked[(what, text)] = sample + 1
+        sample = 0
+        if what == "generate":  # log-probabilities are asked at temperature 0: never sampled
+            async with self._lock:
+                sample = self._asked.get((what, text), 0)
+                self._asked[(what, text)] = sample + 1
         scope = None if self.cache_scope is None else f"{self.cache_scope}#{sample}"
         try:
             return await self.targets.generate(

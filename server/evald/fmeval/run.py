@@ -10,6 +10,7 @@ evald cannot compute yet, and the row counts.
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ COLUMNS = {
 """FMEval's DataConfig fields and the row keys they fill (each defaults to a column of the same
 name as the key)."""
 IGNORED_DATA_CONFIG = ("dataset_name", "dataset_uri", "dataset_mime_type")
+"""DataConfig fields FMEval needs and evald takes from the request itself."""
 ALIASES = {
     "semantic_robustness.general": "general_semantic_robustness",
     "semantic_robustness.qa": "qa_accuracy_semantic_robustness",
@@ -41,7 +43,6 @@ ALIASES = {
     "semantic_robustness.classification": "classification_accuracy_semantic_robustness",
 }
 """Shorter names of the semantic robustness variants."""
-"""DataConfig fields FMEval needs and evald takes from the request itself."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,15 @@ def plan(
             raise InvalidArgument(f"data_config.{name}", "a column name or dotted path")
         columns[COLUMNS[name]] = value
     template = prompt_template or DEFAULT_TEMPLATE
-    if "$model_input" not in template:
-        raise InvalidArgument("prompt_template", "must contain $model_input")
+    placeholders = string.Template(template)
+    if not placeholders.is_valid():
+        raise InvalidArgument(
+            "prompt_template", "a $ must start $model_input or ${model_input} (write $$ for $)"
+        )
+    if placeholders.get_identifiers() != ["model_input"]:
+        raise InvalidArgument(
+            "prompt_template", "must contain $model_input and no other placeholder"
+        )
     return Plan(found, checked, endpoint, template, columns, dict(params or {}))
 
 
@@ -192,10 +200,7 @@ def aggregation(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, A
             record["input"],
             None
             if record["error"] is not None
-            else RowResult(
-                {k: (math.nan if v is None else v) for k, v in record["scores"].items()},
-                record["details"],
-            ),
+            else RowResult(dict(record["scores"]), record["details"]),
         )
         for record in records
     ]
