@@ -24,6 +24,7 @@ from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.judges.runtime import Judges
 from evald.metrics.catalog import Catalog
+from evald.models.inline import InlineModels
 from evald.nemo import datasets, entities
 from evald.nemo.routes import NemoRoutes
 from evald.nemo.service import Context, NemoJobs, NemoService
@@ -65,6 +66,7 @@ class App:
             metric_registry.sandbox(settings),
             Catalog.discover(settings.metric_module_names()),
             metric_registry.store(settings),
+            InlineModels(settings.models_dir, settings.model_device),
         )
         evaluator = Evaluator(services)
         for root in (settings.dataset_dir(), settings.output_dir()):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from evald.judges.runtime import Judges
     from evald.metrics.catalog import Catalog
+    from evald.models.base import Models
     from evald.sandbox import Sandbox
     from evald.store import MetricStore
 
@@ -28,14 +29,16 @@ _OFF = ("off", "0", "no")
 
 @dataclass(frozen=True)
 class Services:
-    """What a server shares between requests: its judges, sandbox, metric catalog and
-    registered metrics."""
+    """What a server shares between requests: its judges, sandbox, metric catalog,
+    registered metrics and the models of model-backed metrics."""
 
     judges: Judges
     sandbox: Sandbox
     metrics: Catalog
     """Every metric the server serves (a metric that refers to another looks it up here)."""
     store: MetricStore | None = None
+    models: Models | None = None
+    """The runtime of model-backed metrics (BERTScore, toxicity, COMET, MetricX)."""
 
 
 @dataclass(frozen=True)

@@ -162,6 +162,16 @@ class Settings:
         "model calls in flight per model endpoint, across jobs (a config's params.parallelism "
         "bounds the rows one job has in flight)",
     )
+    # Model-backed metrics (evald.models): weights found offline, never downloaded.
+    models_dir: Path | None = setting(
+        None,
+        "directory of the models of model-backed metrics (BERTScore, toxicity, COMET, "
+        "MetricX), each in a folder named like its Hugging Face id (roberta-large, "
+        "unitary/unbiased-toxic-roberta); nothing is downloaded",
+    )
+    model_device: str = setting(
+        "cpu", "device model-backed metrics run on: cpu, cuda or cuda:N (needs evald[models])"
+    )
     target_timeout_seconds: float = setting(
         120.0, "longest one model call may take (a config's params.request_timeout sets it)"
     )
