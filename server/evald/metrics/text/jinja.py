@@ -77,6 +77,19 @@ class _Environment(SandboxedEnvironment):
     code_generator_class = _Generator
     intercepted_binops = frozenset({"*", "**", "+"})
 
+    @staticmethod
+    def concat(pieces: Iterable[str]) -> str:
+        """The rendering's pieces joined, stopped as soon as they pass :data:`MAX_RENDERED`
+        characters: a loop printing big pieces never holds more than that."""
+        kept: list[str] = []
+        size = 0
+        for piece in pieces:
+            size += len(piece)
+            if size > MAX_RENDERED:
+                raise _Budget(f"renders to more than {MAX_RENDERED} characters")
+            kept.append(piece)
+        return "".join(kept)
+
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator in ("*", "**") and any(
             isinstance(v, int) and abs(v) > MAX_FACTOR for v in (left, right)

@@ -49,6 +49,12 @@ REFUSED = [
         "steps",
     ),
     ("{{ ([1, 2] * 9999) * 9999 }}", InvalidArgument, "characters or items"),
+    # Big pieces printed in a loop: stopped at the first million characters, not collected.
+    (
+        "{% for i in range(10000) %}{{ response | center(100000) }}{% endfor %}",
+        ResourceExhausted,
+        "renders to more than 1000000 characters",
+    ),
     ("{{ lipsum(1000) }}", InvalidArgument, "lipsum"),
     ("{{ response | random }}", InvalidArgument, "random"),
     ("{{ response.__class__ }}", InvalidArgument, ""),
