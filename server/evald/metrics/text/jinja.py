@@ -56,6 +56,13 @@ INLINE_FILTERS = frozenset(
 _TEMPLATE_FILE = "<template>"
 
 
+_TOO_LONG = f"template renders to more than {MAX_RENDERED} characters"
+
+
+class _TooLong(Exception):
+    """A rendering passed :data:`MAX_RENDERED` characters."""
+
+
 class _Budget(Exception):
     """A rendering went over its step or time budget."""
 
@@ -86,7 +93,7 @@ class _Environment(SandboxedEnvironment):
         for piece in pieces:
             size += len(piece)
             if size > MAX_RENDERED:
-                raise _Budget(f"renders to more than {MAX_RENDERED} characters")
+                raise _TooLong
             kept.append(piece)
         return "".join(kept)
 
@@ -223,6 +230,8 @@ def render(template: str, variables: dict[str, Any], field: str) -> str:
             text = _budgeted(lambda: compiled.render(variables))
     except _Budget as exc:
         raise ResourceExhausted(f"{field}: the template {exc}") from None
+    except _TooLong:
+        raise InvalidArgument(field, _TOO_LONG) from None
     except TemplateError as exc:
         names = ", ".join(sorted(k for k in variables if k not in ("item", "sample")))
         raise InvalidArgument(
@@ -231,7 +240,7 @@ def render(template: str, variables: dict[str, Any], field: str) -> str:
     except Exception as exc:  # the caller's template code failed (TypeError, assert, ...)
         raise InvalidArgument(field, f"template error: {type(exc).__name__}: {exc}") from None
     if len(text) > MAX_RENDERED:
-        raise InvalidArgument(field, f"template renders to more than {MAX_RENDERED} characters")
+        raise InvalidArgument(field, _TOO_LONG)
     return text
 
 

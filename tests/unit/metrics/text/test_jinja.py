@@ -52,7 +52,7 @@ REFUSED = [
     # Big pieces printed in a loop: stopped at the first million characters, not collected.
     (
         "{% for i in range(10000) %}{{ response | center(100000) }}{% endfor %}",
-        ResourceExhausted,
+        InvalidArgument,
         "renders to more than 1000000 characters",
     ),
     ("{{ lipsum(1000) }}", InvalidArgument, "lipsum"),
