@@ -161,7 +161,7 @@ def test_empty_text_scores_zero(models_dir: Path) -> None:
 
 
 def test_layer_table_is_bert_scores() -> None:
-    from bert_score.utils import model2layers
+    from bert_score.utils import model2layers  # type: ignore[import-untyped]
 
     assert {name: model2layers[name] for name in LAYERS} == LAYERS
 
