@@ -92,7 +92,9 @@ class App:
             entities.Entities(data / entities.FILE),
             settings.output_dir(),
         )
-        model_jobs = ModelEvaluationJobs(targets, settings.dataset_dir(), settings.output_dir())
+        model_jobs = ModelEvaluationJobs(
+            targets, settings.dataset_dir(), settings.output_dir(), services.models
+        )
         runner = JobRunner(
             settings.data_root(),
             evaluator.evaluate_instances,

@@ -91,11 +91,11 @@ def run(args: argparse.Namespace) -> int:
         print("evald evaluate: this evaluation calls the model: give --target", file=sys.stderr)
         return EXIT_USAGE
     try:
-        records = asyncio.run(_score(args, plan, rows))
+        records, missing = asyncio.run(_score(args, plan, rows))
     except EvalError as exc:
         print(f"evald evaluate: {exc.message}", file=sys.stderr)
         return EXIT_FAILED
-    aggregation = runs.aggregation(plan, records)
+    aggregation = runs.aggregation(plan, records, missing)
     summaries = _summaries(aggregation, records)
     table = outputs.aggregation_json(summaries, len(records), aggregation["rows_failed"])
     out: Path = args.output
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     print(report.summary_table(table))
     if aggregation["unavailable"]:
         print(
-            f"\nnot computed (no model for them yet): {', '.join(aggregation['unavailable'])}",
+            f"\nnot computed: {', '.join(aggregation['unavailable'])} ({missing})",
             file=sys.stderr,
         )
     print(f"\nresults: {out / outputs.RESULTS_FILE}", file=sys.stderr)
@@ -120,12 +120,16 @@ def run(args: argparse.Namespace) -> int:
     return _thresholds(args.fail_under, summaries)
 
 
-async def _score(args: argparse.Namespace, plan: Any, rows: list[dict[str, Any]]) -> list[Any]:
+async def _score(
+    args: argparse.Namespace, plan: Any, rows: list[dict[str, Any]]
+) -> tuple[list[Any], str | None]:
+    """Every row's record, and why the BERTScores are not computed (None: they are)."""
     # Only now: the targets load for this command alone.
     from evald.config import Settings
     from evald.fmeval import run as runs
     from evald.fmeval.jobs import NoModel
     from evald.fmeval.model import TargetModel
+    from evald.models.inline import InlineModels
     from evald.targets import Targets
 
     settings = Settings.load()
@@ -140,6 +144,8 @@ async def _score(args: argparse.Namespace, plan: Any, rows: list[dict[str, Any]]
         )
         await runs.probe(plan, rows, model)
         context = await plan.algorithm.prepare(rows, plan.config, model, plan.prompt_template)
+        models = InlineModels(settings.models_dir, settings.model_device)
+        bertscore, missing = runs.bertscore_of(plan, models)
         records: list[Any] = [None] * len(rows)
         progress = None if args.quiet else Progress(len(rows))
         pending = iter(range(len(rows)))
@@ -148,7 +154,7 @@ async def _score(args: argparse.Namespace, plan: Any, rows: list[dict[str, Any]]
         async def worker() -> None:
             nonlocal done, failed
             for index in pending:
-                record = await runs.score_row(plan, index, rows[index], model, context)
+                record = await runs.score_row(plan, index, rows[index], model, context, bertscore)
                 records[index] = record
                 done += 1
                 failed += record["error"] is not None
@@ -160,7 +166,7 @@ async def _score(args: argparse.Namespace, plan: Any, rows: list[dict[str, Any]]
         finally:
             if progress is not None:
                 progress.close()
-        return records
+        return records, missing
     finally:
         await targets.aclose()
 

@@ -28,6 +28,7 @@ from evald.jobs import outputs, sources
 from evald.jobs.operations import MODEL_EVALUATION, to_operation
 from evald.jobs.runner import JobRunner
 from evald.jobs.store import SUCCEEDED, Job
+from evald.models.base import Models
 from evald.targets import Targets
 
 SERVICE = model_pb2.DESCRIPTOR.services_by_name["ModelEvaluationService"].full_name
@@ -59,10 +60,18 @@ class ModelEvaluationJobs:
 
     kind = MODEL_EVALUATION
 
-    def __init__(self, targets: Targets, dataset_root: Path | None, output_root: Path | None):
+    def __init__(
+        self,
+        targets: Targets,
+        dataset_root: Path | None,
+        output_root: Path | None,
+        models: Models | None = None,
+    ):
         self.targets = targets
         self.dataset_root = dataset_root
         self.output_root = output_root
+        self.models = models
+        """The server's model runtime, for BERTScore (None: BERTScores are unavailable)."""
 
     async def run(self, runner: JobRunner, name: str, job: Job) -> None:
         request = model_pb2.EvaluateModelRequest.FromString(job.request)
@@ -81,10 +90,11 @@ class ModelEvaluationJobs:
         model = self.model(found, rows, name)
         await runs.probe(found, rows, model)
         context = await found.algorithm.prepare(rows, found.config, model, found.prompt_template)
+        bertscore, missing = runs.bertscore_of(found, self.models)
         done = await runner.store.done_rows(name)
 
         async def score(index: int) -> tuple[bool, str]:
-            record = await runs.score_row(found, index, rows[index], model, context)
+            record = await runs.score_row(found, index, rows[index], model, context, bertscore)
             return record["error"] is not None, json.dumps(record, ensure_ascii=False)
 
         await runner.score_rows(name, (i for i in range(len(rows)) if i not in done), score)
@@ -92,7 +102,7 @@ class ModelEvaluationJobs:
 
         def finish() -> dict[str, Any]:  # seconds of CPU for a large dataset: off the loop
             records = [json.loads(line) for line in lines]
-            aggregation = runs.aggregation(found, records)
+            aggregation = runs.aggregation(found, records, missing)
             files = {
                 RESULTS_FILE: "".join(line + "\n" for line in lines),
                 AGGREGATION_FILE: json.dumps(aggregation, indent=2, ensure_ascii=False) + "\n",

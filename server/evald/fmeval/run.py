@@ -4,7 +4,8 @@ columns, scoring each row and aggregating, shared by ``EvaluateModel`` jobs and
 
 A row's record (one line of ``results.jsonl``) is ``{row, input, scores, details, error}``;
 ``aggregation.json`` holds the algorithm's dataset scores overall and per category, the scores
-evald cannot compute yet, and the row counts.
+not computed for want of a BERTScore model (``unavailable``, with ``notes`` saying why), and the
+row counts.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import Any
 
 from google.rpc import code_pb2
 
-from evald.errors import EvalError, InvalidArgument, internal_status
+from evald.errors import EvalError, FailedPrecondition, InvalidArgument, internal_status
 from evald.fmeval.algorithms import ALGORITHMS
-from evald.fmeval.algorithms.base import Algorithm, Model, RowResult
+from evald.fmeval.algorithms.base import Algorithm, BertScore, Model, RowResult
+from evald.metrics.named.fmeval import bertscore as bert
+from evald.models.base import ModelRequest, Models
 from evald.nemo.plan import endpoint_of
 from evald.targets import Endpoint
 
@@ -146,8 +149,43 @@ def canonical(plan: Plan, row: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
+NO_RUNTIME = "BERTScore is not computed: no model runtime"
+
+
+def bertscore_of(plan: Plan, models: Models | None) -> tuple[BertScore | None, str | None]:
+    """The BERTScore of the plan's ``model_type_for_bertscore``, or None and why not (the model
+    is not in the models directory, or there is no model runtime). Neither for an algorithm
+    without BERTScores."""
+    if not plan.algorithm.unavailable:
+        return None, None
+    if models is None:
+        return None, NO_RUNTIME
+    model = str(getattr(plan.config, "model_type_for_bertscore", bert.DEFAULT_MODEL))
+    try:
+        models.resolve(model)
+    except FailedPrecondition as exc:
+        return None, f"BERTScore is not computed: {exc}"
+    layers = bert.default_layers(model)
+    assert layers is not None, model  # the configs accept only FMEval's models
+    request = ModelRequest(bert.KIND, model, {"num_layers": layers})
+    runtime = models
+
+    async def score(references: Sequence[str], candidates: Sequence[str]) -> list[float]:
+        if not candidates:
+            return []
+        results = await runtime.run(request, list(zip(candidates, references, strict=True)))
+        return [float(f1) for _, _, f1 in results]
+
+    return score, None
+
+
 async def score_row(
-    plan: Plan, index: int, row: Mapping[str, Any], model: Model, context: Any
+    plan: Plan,
+    index: int,
+    row: Mapping[str, Any],
+    model: Model,
+    context: Any,
+    bertscore: BertScore | None = None,
 ) -> dict[str, Any]:
     """The record of one row; never raises for a problem of the row."""
     record: dict[str, Any] = {
@@ -169,7 +207,7 @@ async def score_row(
                 f"data_config.{_config_field(missing[0])})",
             )
         result = await plan.algorithm.evaluate_row(
-            row, index, plan.config, model, plan.prompt_template, context
+            row, index, plan.config, model, plan.prompt_template, context, bertscore
         )
     except EvalError as exc:
         record["error"] = _error(exc.to_status())
@@ -193,8 +231,12 @@ def _error(status: Any) -> dict[str, Any]:
     return {"code": code_pb2.Code.Name(status.code), "message": status.message}
 
 
-def aggregation(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``aggregation.json``: the algorithm's dataset scores overall and per category."""
+def aggregation(
+    plan: Plan, records: Sequence[Mapping[str, Any]], unavailable_because: str | None = NO_RUNTIME
+) -> dict[str, Any]:
+    """``aggregation.json``: the algorithm's dataset scores overall and per category; the
+    BERTScores are listed unavailable when ``unavailable_because`` says why (from
+    :func:`bertscore_of`)."""
     results: list[tuple[Mapping[str, Any], RowResult | None]] = [
         (
             record["input"],
@@ -205,7 +247,8 @@ def aggregation(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, A
         for record in records
     ]
     summaries = plan.algorithm.summarize(results)
-    return {
+    missing = list(plan.algorithm.unavailable) if unavailable_because is not None else []
+    found: dict[str, Any] = {
         "algorithm": plan.algorithm.name,
         "rows": len(records),
         "rows_failed": sum(1 for r in records if r["error"] is not None),
@@ -218,8 +261,11 @@ def aggregation(plan: Plan, records: Sequence[Mapping[str, Any]]) -> dict[str, A
             }
             for s in summaries
         ],
-        "unavailable": list(plan.algorithm.unavailable),
+        "unavailable": missing,
     }
+    if missing:
+        found["notes"] = [unavailable_because]
+    return found
 
 
 def _finite(value: float | None) -> float | None:

@@ -90,8 +90,8 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
     model_kind: ClassVar[str | None] = None
     """A model-backed metric's :class:`evald.models.base.ModelKind` (``module:Class``)."""
     default_model: ClassVar[str | None] = None
-    """The model it runs unless told otherwise: a name under the models directory
-    (``unitary/unbiased-toxic-roberta``)."""
+    """The model a model-backed metric uses when the request names none: a name under the
+    models directory (``unitary/unbiased-toxic-roberta``)."""
 
     async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
         """Evaluate ``metric_input`` (the request's ``input_field`` member, found at ``path``)

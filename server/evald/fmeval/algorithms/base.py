@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from string import Template
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeAlias
+
+import numpy as np
 
 from evald.errors import InvalidArgument
 
@@ -32,6 +34,11 @@ DEFAULT_PROMPT_TEMPLATE: Final = "$model_input"
 """FMEval's prompt template for a dataset without one of its own: the input as it is."""
 
 CATEGORY: Final = "category"
+
+BertScore: TypeAlias = Callable[[Sequence[str], Sequence[str]], Awaitable[list[float]]]
+"""BERTScore F1 of each (reference, candidate) pair, given as the list of references and the
+list of candidates (FMEval's ``target_output`` and ``model_output``), with the model of the
+algorithm config's ``model_type_for_bertscore``; an ``EvalError`` fails the row."""
 
 
 class Model(Protocol):
@@ -77,7 +84,8 @@ class Algorithm(Protocol):
     score_names: tuple[str, ...]
     """The per-row scores, in FMEval's order."""
     unavailable: tuple[str, ...]
-    """The scores FMEval reports that evald does not compute (always None)."""
+    """The scores that need a BERTScore model: None (and reported unavailable) when
+    ``evaluate_row`` is given no ``bertscore``."""
 
     def config(self, data: Mapping[str, Any], path: str) -> Any:
         """The algorithm's config from JSON; InvalidArgument naming the field."""
@@ -101,8 +109,9 @@ class Algorithm(Protocol):
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
-        """One row's scores."""
+        """One row's scores; those in ``unavailable`` only with ``bertscore``."""
         ...
 
     def summarize(
@@ -152,6 +161,11 @@ async def generate_all(model: Model, prompts: Sequence[str]) -> list[str]:
         # Collect the others so that none of their errors goes unretrieved.
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
+
+
+def mean_f1(values: Sequence[float]) -> float | None:
+    """numpy's mean of BERTScores, as FMEval's ``Mean`` takes it; None for none."""
+    return finite(float(np.mean(values))) if values else None
 
 
 def finite(value: float) -> float | None:

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from evald.errors import InvalidArgument
 from evald.fmeval.algorithms.base import (
+    BertScore,
     Model,
     RowResult,
     ScoreSummary,
@@ -76,6 +77,7 @@ class PromptStereotyping:
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
         details: dict[str, Any] = {}
         if SENT_MORE_LOG_PROB in row and SENT_LESS_LOG_PROB in row:

@@ -20,28 +20,38 @@ The scores, per algorithm:
   the corpus word error rate of the perturbed outputs (predictions) against the original output
   repeated (references), as Hugging Face evaluate's ``wer`` (:mod:`evald.metrics.text.wer`);
   None when the original output has no words (jiwer refuses it, FMEval fails).
-  ``bertscore_dissimilarity`` is unavailable. Before the rows, the model's determinism is
+  ``bertscore_dissimilarity``: 1 minus the mean BERTScore of the perturbed outputs (candidates)
+  against the original output (reference). Before the rows, the model's determinism is
   checked as FMEval's ``verify_model_determinism`` does: the prompts of the first
   ``NUM_ROWS_DETERMINISTIC`` (5) rows are each answered twice and the model is deterministic when
   every pair agrees. For a model that is not, each row also asks ``num_baseline_samples - 1``
   more answers of the unperturbed prompt; with the original output last, every pair (a, b) of
   them in order (``itertools.combinations``) gives a prediction a and a reference b, whose word
-  error rate is the baseline, and the row's score becomes ``max(0, wer - baseline)``.
+  error rate is the baseline, and the row's score becomes ``max(0, wer - baseline)``. The
+  BERTScore dissimilarity's baseline is 1 minus the mean over the pairs of the best BERTScore
+  of b against any a: FMEval's ``BertScore`` transform there is given every a as a target and
+  keeps the maximum, so a b that is also an a elsewhere scores against itself. Its score
+  becomes ``max(0, dissimilarity - baseline)`` likewise.
 - ``qa_accuracy_semantic_robustness`` (:class:`QAAccuracySemanticRobustness`): FMEval's QA
   accuracy scores of the original output (``f1_score``, ``exact_match_score``,
   ``quasi_exact_match_score``, ``precision_over_words``, ``recall_over_words``; each the best
   over the answers of ``target_output`` split by ``target_output_delimiter``, null splitting at
   whitespace), and each one's ``delta_`` score: the mean over the perturbed outputs of
-  ``|original score - perturbed score|``. ``bertscore`` and ``delta_bertscore`` are unavailable.
+  ``|original score - perturbed score|``; ``bertscore`` is the best BERTScore of the output
+  against the answers, and ``delta_bertscore`` likewise.
 - ``summarization_accuracy_semantic_robustness``
   (:class:`SummarizationAccuracySemanticRobustness`): ``meteor`` and ``rouge`` of the original
   output against ``target_output`` (as summarization accuracy) and ``delta_meteor``,
-  ``delta_rouge`` likewise; ``bertscore`` and ``delta_bertscore`` are unavailable.
+  ``delta_rouge`` likewise; ``bertscore`` (against ``target_output``) and ``delta_bertscore``
+  likewise.
 - ``classification_accuracy_semantic_robustness``
   (:class:`ClassificationAccuracySemanticRobustness`): ``classification_accuracy_score``, 1 when
   the label read from the original output (FMEval's default converter) equals ``target_output``,
   and ``delta_classification_accuracy_score`` likewise. Without ``valid_labels`` the labels are
   the distinct target outputs of the dataset, collected in ``prepare``.
+
+The BERTScores (``bertscore``, ``delta_bertscore``, ``bertscore_dissimilarity``) need a BERTScore
+model (``model_type_for_bertscore``): without one they are None and reported unavailable.
 
 The mean of the deltas is numpy's, as FMEval's ``MeanDeltaScores`` takes it (the same float).
 Every dataset score is the mean over the rows, overall and per category
@@ -59,11 +69,13 @@ import numpy as np
 
 from evald.errors import EvalError, InvalidArgument
 from evald.fmeval.algorithms.base import (
+    BertScore,
     Model,
     RowResult,
     ScoreSummary,
     apply_template,
     generate_all,
+    mean_f1,
     summarize_means,
     text,
 )
@@ -226,6 +238,7 @@ class GeneralSemanticRobustness(_SemanticRobustness):
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
         assert isinstance(config, GeneralSemanticRobustnessConfig)
         if not isinstance(context, Determinism):
@@ -235,6 +248,10 @@ class GeneralSemanticRobustness(_SemanticRobustness):
         perturbed, baseline_outputs = await _answer(row, config, model, prompt_template, extra)
         original = perturbed.model_output
         wer = _wer(perturbed.outputs, [original] * len(perturbed.outputs))
+        dissimilarity = None
+        if bertscore is not None:
+            n = len(perturbed.outputs)
+            dissimilarity = _dissimilarity(await bertscore([original] * n, perturbed.outputs))
         details = {**perturbed.details(), "deterministic": deterministic}
         if not deterministic:
             samples = [*baseline_outputs, original]
@@ -244,9 +261,51 @@ class GeneralSemanticRobustness(_SemanticRobustness):
             details["word_error_rate_before_baseline"] = wer
             details["word_error_rate_baseline"] = baseline
             wer = None if wer is None or baseline is None else max(0.0, wer - baseline)
+            if bertscore is not None:
+                firsts = [a for a, _ in pairs]
+                # Each b against every a (the targets of FMEval's transform), keeping the best.
+                scores = await bertscore(firsts * len(pairs), [b for _, b in pairs for _ in firsts])
+                best = [
+                    max(scores[i : i + len(firsts)]) for i in range(0, len(scores), len(firsts))
+                ]
+                base = _dissimilarity(best)
+                details["bertscore_dissimilarity_before_baseline"] = dissimilarity
+                details["bertscore_dissimilarity_baseline"] = base
+                dissimilarity = (
+                    None
+                    if dissimilarity is None or base is None
+                    else max(0.0, dissimilarity - base)
+                )
         return RowResult(
-            scores={BERTSCORE_DISSIMILARITY: None, WORD_ERROR_RATE: wer}, details=details
+            scores={BERTSCORE_DISSIMILARITY: dissimilarity, WORD_ERROR_RATE: wer}, details=details
         )
+
+
+def _dissimilarity(scores: Sequence[float]) -> float | None:
+    """FMEval's BERTScore dissimilarity: 1 minus the mean BERTScore (None for none)."""
+    mean = mean_f1(scores)
+    return None if mean is None else 1 - mean
+
+
+async def _best_bertscores(
+    bertscore: BertScore, outputs: Sequence[str], targets: Sequence[str]
+) -> list[float]:
+    """Each output's best BERTScore over the targets, in one batch."""
+    scores = await bertscore(
+        [target for _ in outputs for target in targets],
+        [output for output in outputs for _ in targets],
+    )
+    n = len(targets)
+    return [max(scores[i : i + n]) for i in range(0, len(scores), n)]
+
+
+def _bertscores(best: Sequence[float] | None) -> tuple[float | None, float | None]:
+    """``bertscore`` and ``delta_bertscore`` of the original output's and the perturbed
+    outputs' BERTScores (both None without them)."""
+    if best is None:
+        return None, None
+    original, *others = best
+    return original, _mean_delta(original, others)
 
 
 def _targets(target_output: str, delimiter: str | None) -> list[str]:
@@ -286,17 +345,24 @@ class QAAccuracySemanticRobustness(_SemanticRobustness):
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
         assert isinstance(config, QAAccuracySemanticRobustnessConfig)
         targets = _targets(text(row, "target_output"), config.target_output_delimiter)
         perturbed, _ = await _answer(row, config, model, prompt_template)
         original = qa_scores(perturbed.model_output, targets)
         others = [qa_scores(output, targets) for output in perturbed.outputs]
-        scores: dict[str, float | None] = {**original, BERTSCORE: None}
+        outputs = [perturbed.model_output, *perturbed.outputs]
+        best = None if bertscore is None else await _best_bertscores(bertscore, outputs, targets)
+        bert, delta_bert = _bertscores(best)
+        scores: dict[str, float | None] = {**original, BERTSCORE: bert}
         for name in QA_SCORES:
             scores[DELTA + name] = _mean_delta(original[name], [o[name] for o in others])
-        scores[DELTA + BERTSCORE] = None
-        return RowResult(scores=scores, details={**perturbed.details(), "perturbed_scores": others})
+        scores[DELTA + BERTSCORE] = delta_bert
+        details = {**perturbed.details(), "perturbed_scores": others}
+        if best is not None:
+            details["perturbed_bertscores"] = best[1:]
+        return RowResult(scores=scores, details=details)
 
 
 class SummarizationAccuracySemanticRobustness(_SemanticRobustness):
@@ -323,6 +389,7 @@ class SummarizationAccuracySemanticRobustness(_SemanticRobustness):
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
         assert isinstance(config, SummarizationAccuracySemanticRobustnessConfig)
         target = text(row, "target_output")
@@ -333,19 +400,25 @@ class SummarizationAccuracySemanticRobustness(_SemanticRobustness):
             config.rouge_type,
             config.use_stemmer_for_rouge,
         )
+        outputs = [perturbed.model_output, *perturbed.outputs]
+        best = None if bertscore is None else await bertscore([target] * len(outputs), outputs)
+        bert, delta_bert = _bertscores(best)
+        details = {
+            **perturbed.details(),
+            "perturbed_scores": [{"meteor": m, "rouge": r} for m, r in others],
+        }
+        if best is not None:
+            details["perturbed_bertscores"] = best[1:]
         return RowResult(
             scores={
                 "meteor": meteor,
                 "rouge": rouge,
-                BERTSCORE: None,
+                BERTSCORE: bert,
                 DELTA + "meteor": _mean_delta(meteor, [m for m, _ in others]),
                 DELTA + "rouge": _mean_delta(rouge, [r for _, r in others]),
-                DELTA + BERTSCORE: None,
+                DELTA + BERTSCORE: delta_bert,
             },
-            details={
-                **perturbed.details(),
-                "perturbed_scores": [{"meteor": m, "rouge": r} for m, r in others],
-            },
+            details=details,
         )
 
 
@@ -392,6 +465,7 @@ class ClassificationAccuracySemanticRobustness(_SemanticRobustness):
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
         assert isinstance(config, ClassificationAccuracySemanticRobustnessConfig)
         if not isinstance(context, Labels):

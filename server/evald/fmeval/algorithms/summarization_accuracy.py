@@ -9,7 +9,9 @@ Per row (``src/fmeval/transforms/summarization_accuracy_metrics.py``):
   ``references=[target]``, ``rouge_types=[rouge_type]``, ``use_stemmer``, default tokenizer,
   ``use_aggregator=True``). The bootstrap aggregate of one score is that score, so the value is
   rouge-score's F-measure of ``rouge_type``, which :mod:`evald.kernels` computes alike;
-- ``bertscore``: not computed by evald (unavailable, None).
+- ``bertscore``: BERTScore F1 of the output (candidate) against the target (reference) with
+  ``model_type_for_bertscore``, when a BERTScore model is available (None, and reported
+  unavailable, without one).
 
 The whole target is one reference (no ``<OR>`` split). Dataset scores are the means over rows,
 per category too (:mod:`evald.fmeval.algorithms.base`).
@@ -27,6 +29,7 @@ from typing import Any, Final
 
 from evald import kernels, offload
 from evald.fmeval.algorithms.base import (
+    BertScore,
     Model,
     RowResult,
     ScoreSummary,
@@ -98,6 +101,7 @@ class SummarizationAccuracy:
         model: Model,
         prompt_template: str,
         context: Any,
+        bertscore: BertScore | None = None,
     ) -> RowResult:
         assert isinstance(config, SummarizationAccuracyConfig)
         target = text(row, "target_output")
@@ -112,8 +116,9 @@ class SummarizationAccuracy:
         [(meteor_score, rouge_score)] = await score_summaries(
             target, [output], config.rouge_type, config.use_stemmer_for_rouge
         )
+        [bert] = [None] if bertscore is None else await bertscore([target], [output])
         return RowResult(
-            scores={METEOR: meteor_score, ROUGE: rouge_score, BERTSCORE: None}, details=details
+            scores={METEOR: meteor_score, ROUGE: rouge_score, BERTSCORE: bert}, details=details
         )
 
     def summarize(
