@@ -87,6 +87,12 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
     """Its metric ``type`` in NeMo Evaluator API configs, e.g. ``string-check``."""
     nemo_score_names: ClassVar[tuple[str, ...]] = ()
     """The scores it reports per row there (a metric result's ``scores`` keys)."""
+    model_kind: ClassVar[str | None] = None
+    """A model-backed metric's :class:`evald.models.base.ModelKind` (``module:Class``): how its
+    model loads and runs in the model runtime (``Services.models``)."""
+    default_model: ClassVar[str | None] = None
+    """The model a model-backed metric runs: a name under the models directory, its Hugging
+    Face id (``Unbabel/wmt22-comet-da``)."""
 
     async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
         """Evaluate ``metric_input`` (the request's ``input_field`` member, found at ``path``)
