@@ -159,7 +159,7 @@ class CometKind:
         encoder_dir = Path(options["encoder"])
         tokenizer = AutoTokenizer.from_pretrained(encoder_dir, local_files_only=True)
         config = AutoConfig.from_pretrained(encoder_dir, local_files_only=True)
-        encoder = XLMRobertaModel(config, add_pooling_layer=False)
+        encoder: Any = XLMRobertaModel(config, add_pooling_layer=False)
         # Tensors and plain containers only: a checkpoint is read, never run.
         saved = torch.load(checkpoint, map_location="cpu", weights_only=True)
         state = saved.get("state_dict", saved)

@@ -117,7 +117,7 @@ class MetricxKind:
             )
         # The checkpoint's own dtype (bfloat16 for the XL and XXL models), as the published
         # prediction script loads it.
-        model = MT5ForConditionalGeneration.from_pretrained(
+        model: Any = MT5ForConditionalGeneration.from_pretrained(
             path, local_files_only=True, dtype="auto"
         )
         model.to(device).eval()

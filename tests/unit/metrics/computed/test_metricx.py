@@ -106,7 +106,8 @@ def reference_score(models_dir: Path, text: str) -> float:
     """MT5ForRegression's score: the full encoder-decoder forward pass from decoder token 0,
     the logit of <extra_id_10> at position 0, clipped to [0, 25]; the input without </s>."""
     tokenizer = T5Tokenizer.from_pretrained(models_dir / TOKENIZER)
-    model = MT5ForConditionalGeneration.from_pretrained(models_dir / MODEL).eval()
+    model: Any = MT5ForConditionalGeneration.from_pretrained(models_dir / MODEL)
+    model.eval()
     ids = tokenizer(text)["input_ids"]
     assert ids[-1] == tokenizer.eos_token_id
     ids = torch.tensor([ids[:-1]])
