@@ -22,15 +22,7 @@ from evald.metrics.computed.base import ComputedMetric
 BUILTIN = "evald.metrics"
 """The package of the metrics evald ships."""
 
-CHECKPOINT_PENDING = (
-    "{name} scores with a learned model checkpoint, which evald does not load yet: supplying a "
-    "local checkpoint (e.g. a path in the server config) is not supported; use a judge metric "
-    "(pointwise_metric_input) or compute {name} offline"
-)
-PENDING: dict[str, str] = {
-    "comet_input": CHECKPOINT_PENDING.format(name="COMET"),
-    "metricx_input": CHECKPOINT_PENDING.format(name="MetricX"),
-}
+PENDING: dict[str, str] = {}
 """Members of ``metric_inputs`` no metric serves yet, and why."""
 
 ROUTED_SPECS = ("computation_based_metric_spec", "predefined_metric_spec")
