@@ -87,6 +87,12 @@ class Metric(ABC):  # noqa: B024  (no method is required of every metric: see th
     """Its metric ``type`` in NeMo Evaluator API configs, e.g. ``string-check``."""
     nemo_score_names: ClassVar[tuple[str, ...]] = ()
     """The scores it reports per row there (a metric result's ``scores`` keys)."""
+    model_kind: ClassVar[str | None] = None
+    """For a model-backed metric: the :class:`evald.models.base.ModelKind` it runs, as
+    ``module:Class`` (``evald models list`` shows it)."""
+    default_model: ClassVar[str | None] = None
+    """For a model-backed metric: the model it uses unless told otherwise, a name under the
+    models directory (``roberta-large``) or a path."""
 
     async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
         """Evaluate ``metric_input`` (the request's ``input_field`` member, found at ``path``)
