@@ -24,7 +24,7 @@ from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.judges.runtime import Judges
 from evald.metrics.catalog import Catalog
-from evald.models.inline import InlineModels
+from evald.models.runtime import ModelRuntime
 from evald.nemo import datasets, entities
 from evald.nemo.routes import NemoRoutes
 from evald.nemo.service import Context, NemoJobs, NemoService
@@ -66,7 +66,13 @@ class App:
             metric_registry.sandbox(settings),
             Catalog.discover(settings.metric_module_names()),
             metric_registry.store(settings),
-            InlineModels(settings.models_dir, settings.model_device),
+            ModelRuntime(
+                settings.models_dir,
+                settings.model_device,
+                max_loaded_models=settings.max_loaded_models,
+                batch_size=settings.model_batch_size,
+                batch_wait_ms=settings.model_batch_wait_ms,
+            ),
         )
         evaluator = Evaluator(services)
         for root in (settings.dataset_dir(), settings.output_dir()):
@@ -129,8 +135,10 @@ class App:
 
     async def aclose(self) -> None:
         """Stop the dataset jobs (unfinished ones stay stored and resume on the next start) and
-        close the judges' connections and cache."""
+        close the judges' connections and cache and the model workers."""
         await self.jobs.runner.stop()
         await self.services.judges.aclose()
         self.services.judges.close()
         await self.targets.aclose()
+        if isinstance(self.services.models, ModelRuntime):
+            await self.services.models.aclose()

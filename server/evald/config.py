@@ -172,6 +172,17 @@ class Settings:
     model_device: str = setting(
         "cpu", "device model-backed metrics run on: cpu, cuda or cuda:N (needs evald[models])"
     )
+    max_loaded_models: int = setting(
+        2,
+        "models held in memory at once, each by its own worker process; another model stops "
+        "the least recently used one",
+    )
+    model_batch_size: int = setting(
+        32, "most items of one forward pass (concurrent calls to a model are batched)"
+    )
+    model_batch_wait_ms: float = setting(
+        5.0, "longest a queued item waits for others to fill its forward pass, in milliseconds"
+    )
     target_timeout_seconds: float = setting(
         120.0, "longest one model call may take (a config's params.request_timeout sets it)"
     )
@@ -235,6 +246,12 @@ class Settings:
             raise ValueError(
                 f"max_concurrent_per_key must be 0 (no limit) or more, "
                 f"got {self.max_concurrent_per_key}"
+            )
+        if self.max_loaded_models < 1 or self.model_batch_size < 1:
+            raise ValueError("max_loaded_models and model_batch_size must be at least 1")
+        if not 0 <= self.model_batch_wait_ms <= 60_000:  # also rejects NaN
+            raise ValueError(
+                f"model_batch_wait_ms must be within 0..60000, got {self.model_batch_wait_ms}"
             )
         if self.metrics_port is not None and not 0 <= self.metrics_port <= 65535:
             raise ValueError(f"metrics port must be within 0..65535, got {self.metrics_port}")

@@ -1,4 +1,4 @@
-"""The ``evald`` command: ``serve``, ``gateway``, ``evaluate`` and ``jobs``.
+"""The ``evald`` command: ``serve``, ``gateway``, ``evaluate``, ``jobs`` and ``models``.
 
 The flags of ``serve`` (and the ones ``gateway`` shares) are generated from
 :class:`evald.config.Settings`: each setting's help text and default are written once, where the
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evald.cli import evaluate, jobs
+from evald.cli import evaluate, jobs, models
 from evald.config import Settings
 
 SERVE_HELP = (
@@ -63,6 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
             "1 the call failed, 2 bad usage.",
         )
     )
+    models.add_arguments(
+        commands.add_parser(
+            "models",
+            help="list the models of model-backed metrics and whether they are present",
+            description="The models directory and each model-backed metric's default model. "
+            "Exit codes: 0 done, 2 bad usage.",
+        )
+    )
     return parser
 
 
@@ -106,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args)
     if args.command == "gateway":
         return _gateway(args)
+    if args.command == "models":
+        return models.run(args)
     return int((evaluate if args.command == "evaluate" else jobs).run(args))
 
 

@@ -14,6 +14,8 @@ evald_judge_max_concurrency         judge                 the cap on that number
 evald_judge_call_duration_seconds   judge                 judge call latency
 evald_sandbox_runs_total            outcome               custom-code runs
 evald_sandbox_kills_total           reason                killed runs (wall, cpu, memory, output)
+evald_model_forward_passes_total    model                 forward passes of model workers
+evald_model_batch_size              model                 items per forward pass (histogram)
 
 plus the client library's ``process_*`` (RSS, CPU, fds) and ``python_*`` collectors. Labels hold
 names only (methods, metric inputs, judge names, codes): never request contents or keys. Judge
@@ -34,6 +36,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 JUDGE_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
 
 
@@ -155,6 +158,13 @@ SANDBOX_RUNS = _counter("evald_sandbox_runs", "Custom-code runs, by outcome.", (
 SANDBOX_KILLS = _counter(
     "evald_sandbox_kills", "Custom-code runs killed, by limit reached.", ("reason",)
 )
+MODEL_FORWARD_PASSES = _counter(
+    "evald_model_forward_passes", "Forward passes run by model workers.", ("model",)
+)
+MODEL_BATCH_SIZE = _histogram(
+    "evald_model_batch_size", "Items in one forward pass of a model worker.", ("model",),
+    BATCH_BUCKETS,
+)  # fmt: skip
 
 
 def record_requests(records: Iterable[tuple[float, str, str, int, str, float]]) -> None:
