@@ -13,8 +13,8 @@ import pytest
 from evald_client import (
     AsyncEvaluationClient,
     EvaluationClient,
+    FailedPreconditionError,
     InvalidArgumentError,
-    NotImplementedByServerError,
     ToolStep,
     UnavailableError,
 )
@@ -136,9 +136,10 @@ def test_errors(server: ServerThread) -> None:
         with pytest.raises(InvalidArgumentError) as raised:
             client.evaluate_instances(m.EvaluateInstancesRequest())
         assert raised.value.field_violations[0].field == "metric_inputs"
-        with pytest.raises(NotImplementedByServerError):
+        complete = m.CometInstance(prediction="Hallo", reference="Hallo", source="Hello")
+        with pytest.raises(FailedPreconditionError, match="wmt22-comet-da"):  # no models dir
             client.evaluate_instances(
-                m.EvaluateInstancesRequest(comet_input=m.CometInput(instance=m.CometInstance()))
+                m.EvaluateInstancesRequest(comet_input=m.CometInput(instance=complete))
             )
         with pytest.raises(ValueError, match="pairwise"):
             client.exact_match(["a"], [])

@@ -163,7 +163,8 @@ def check_judge_without_judge(module: Any, client: Any) -> tuple[bool, str]:
 
 
 def check_pending_not_implemented(module: Any, client: Any) -> tuple[bool, str]:
-    """A metric evald does not compute (COMET): UNIMPLEMENTED naming it."""
+    """A model-backed metric whose model the server lacks (COMET): FAILED_PRECONDITION naming
+    the model."""
     request = module.EvaluateInstancesRequest(
         location=LOCATION,
         comet_input={
@@ -171,7 +172,7 @@ def check_pending_not_implemented(module: Any, client: Any) -> tuple[bool, str]:
             "instance": {"prediction": "Hallo", "reference": "Hallo", "source": "Hello"},
         },
     )
-    return expect_error(client, request, exceptions.MethodNotImplemented, "comet_input")
+    return expect_error(client, request, exceptions.FailedPrecondition, "wmt22-comet-da")
 
 
 def check_rubrics_invalid_argument(module: Any, client: Any) -> tuple[bool, str]:

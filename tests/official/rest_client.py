@@ -28,7 +28,10 @@ EXTRA: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         BOTH,
         {"exact_match_input": {"instances": [{"prediction": "x"}]}},
     ),
-    "error/pending_comet": (BOTH, {"comet_input": {"instance": {"prediction": "x"}}}),
+    "error/pending_comet": (
+        BOTH,
+        {"comet_input": {"instance": {"prediction": "x", "reference": "x", "source": "x"}}},
+    ),
     "error/judge": (BOTH, {"fluency_input": {"instance": {"prediction": "x"}}}),
 }
 

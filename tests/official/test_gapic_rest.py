@@ -66,7 +66,7 @@ def test_rest_matches_grpc(report: dict[str, Any], check: str) -> None:
     [
         ("error/no_metric_input", "BadRequest", 400, "metric_inputs"),
         ("error/missing_reference", "BadRequest", 400, "exact_match_input.instances[0].reference"),
-        ("error/pending_comet", "MethodNotImplemented", 501, None),
+        ("error/pending_comet", "BadRequest", 400, None),
     ],
 )
 def test_errors(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from evald.cli.main import main
@@ -16,9 +17,22 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("EVALD_CONFIG", raising=False)
 
 
-def listed(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+BUILTIN = {
+    "comet_input": "Unbabel/wmt22-comet-da",
+    "metricx_input": "google/metricx-24-hybrid-large-v2p6",
+    "fmeval/bertscore": "microsoft/deberta-xlarge-mnli",
+    "fmeval/toxicity": "unitary/unbiased-toxic-roberta",
+}
+"""evald's own model-backed metrics and their default models."""
+
+
+def listed(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    """The listing, with evald's own metrics checked and set aside (the plugin's remain)."""
     assert main(["models", "list", "--json", *args]) == 0
-    shown: dict[str, object] = json.loads(capsys.readouterr().out)
+    shown: dict[str, Any] = json.loads(capsys.readouterr().out)
+    own = {row["metric"]: row["model"] for row in shown["models"] if row["metric"] in BUILTIN}
+    assert own == BUILTIN
+    shown["models"] = [row for row in shown["models"] if row["metric"] not in BUILTIN]
     return shown
 
 
@@ -48,12 +62,14 @@ def test_the_table(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"models directory: {tmp_path}"
     assert lines[1].split() == ["METRIC", "MODEL", "PRESENT", "KIND"]
-    assert lines[2].split() == [
+    rows = [line.split() for line in lines[2:]]
+    assert [
         "example/echo_score",
         "org/echo-model",
         "yes",
         "tests.unit.models.kinds:EchoKind",
-    ]
+    ] in rows
+    assert ["fmeval/bertscore", "microsoft/deberta-xlarge-mnli", "no"] in [r[:3] for r in rows]
 
 
 def test_without_a_models_directory(capsys: pytest.CaptureFixture[str]) -> None:
