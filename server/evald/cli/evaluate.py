@@ -146,7 +146,7 @@ def parse_metric(text: str, aggregations: Sequence[str] = ()) -> Any:
         elif argument:
             raise UsageError(f"--metric {text}: {name} takes no argument")
         return metric
-    if "/" in name:
+    if "/" in name or name in builtin().named:
         metric.predefined_metric_spec.metric_spec_name = name
         if argument:
             try:

@@ -28,7 +28,9 @@ from google.protobuf.message import Message
 
 from evald.call import Call
 from evald.errors import FailedPrecondition, FieldViolation, InvalidArgument
-from evald.metrics.base import Metric
+from evald.metrics.base import Metric, Outcome
+from evald.metrics.instance import InstanceView
+from evald.metrics.params import Parameter, Params
 from evald.models.base import ModelRequest
 
 VERSIONS = {"COMET_22_SRC_REF": "Unbabel/wmt22-comet-da"}
@@ -46,12 +48,40 @@ class Comet(Metric):
     default_model = VERSIONS[DEFAULT_VERSION]
     required: ClassVar[tuple[str, ...]] = ("prediction", "reference", "source")
 
+    name = "comet"
+    family = "vertex"
+    definition = (
+        "COMET-22 (`Unbabel/wmt22-comet-da`) of the response as a translation of the source "
+        "(`other_data.source`, else the prompt) given the reference, as `comet_input` scores "
+        "it: about 0..1, higher is better. evald's name for `comet_input` in the Metric API, "
+        "dataset jobs and `evald evaluate`."
+    )
+    parameters = (
+        Parameter("version", "choice", "COMET version", DEFAULT_VERSION, tuple(VERSIONS)),
+        Parameter("source_language", "string", "accepted; COMET reads no language code", ""),
+        Parameter("target_language", "string", "accepted; COMET reads no language code", ""),
+    )
+    score_range = "about 0..1 (higher is better)"
+
     async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
         version_name(
             metric_input.metric_spec, f"{path}.metric_spec.version", "COMET", list(VERSIONS)
         )
         instance = metric_input.instance
         check_present(instance, self.required, f"{path}.instance")
+        score = await self.score(call, instance.source, instance.prediction, instance.reference)
+        return self.result_class()(score=score)
+
+    async def evaluate_named(
+        self, params: Params, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        params.choice("version")
+        source = instance.other_data.get("source") or instance.require("prompt")
+        prediction, reference = instance.require("response"), instance.require("reference")
+        return Outcome(await self.score(call, source, prediction, reference))
+
+    async def score(self, call: Call, source: str, prediction: str, reference: str) -> float:
+        """COMET-22 of one triple, through the server's model runtime."""
         models = call.services.models
         if models is None:
             raise FailedPrecondition("COMET needs the model runtime, which this server lacks")
@@ -60,9 +90,10 @@ class Comet(Metric):
         folder = models.resolve(self.default_model)
         encoder = models.resolve(await asyncio.to_thread(encoder_name, folder))
         request = ModelRequest(self.model_kind, self.default_model, {"encoder": str(encoder)})
-        item = (instance.source, instance.prediction, instance.reference)
-        [score] = await models.run(request, [item], deadline=call.deadline)
-        return self.result_class()(score=score)
+        [score] = await models.run(
+            request, [(source, prediction, reference)], deadline=call.deadline
+        )
+        return float(score)
 
 
 def version_name(spec: Any, field: str, metric: str, served: Sequence[str]) -> str:

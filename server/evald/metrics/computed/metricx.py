@@ -28,8 +28,10 @@ from google.protobuf.message import Message
 
 from evald.call import Call
 from evald.errors import FailedPrecondition
-from evald.metrics.base import Metric
+from evald.metrics.base import Metric, Outcome
 from evald.metrics.computed.comet import check_present, version_name
+from evald.metrics.instance import InstanceView
+from evald.metrics.params import Parameter, Params
 from evald.models.base import ModelRequest
 
 VERSIONS: dict[str, tuple[str, ...]] = {
@@ -67,11 +69,44 @@ class Metricx(Metric):
     model_kind = "evald.metrics.computed.metricx:MetricxKind"
     default_model = "google/metricx-24-hybrid-large-v2p6"
 
+    name = "metricx"
+    family = "vertex"
+    definition = (
+        "MetricX-24 (`google/metricx-24-hybrid-large-v2p6`) of the response, as `metricx_input` "
+        "scores it: 0 is perfect, 25 the worst. `METRICX_24_SRC_REF` reads the source "
+        "(`other_data.source`, else the prompt) and the reference, `METRICX_24_REF` the "
+        "reference, `METRICX_24_SRC` the source. evald's name for `metricx_input` in the Metric "
+        "API, dataset jobs and `evald evaluate`."
+    )
+    parameters = (
+        Parameter("version", "choice", "MetricX version", next(iter(VERSIONS)), tuple(VERSIONS)),
+        Parameter("source_language", "string", "accepted; MetricX reads no language code", ""),
+        Parameter("target_language", "string", "accepted; MetricX reads no language code", ""),
+    )
+    score_range = "0..25 (lower is better)"
+
     async def evaluate_input(self, metric_input: Any, path: str, call: Call) -> Message:
         spec_path = f"{path}.metric_spec.version"
         version = version_name(metric_input.metric_spec, spec_path, "MetricX", list(VERSIONS))
         instance = metric_input.instance
         check_present(instance, VERSIONS[version], f"{path}.instance")
+        text = metricx_text(version, instance.source, instance.prediction, instance.reference)
+        return self.result_class()(score=await self.score(call, text))
+
+    async def evaluate_named(
+        self, params: Params, instance: InstanceView, call: Call, path: str
+    ) -> Outcome:
+        version = params.choice("version")
+        needs = VERSIONS[version]
+        source = ""
+        if "source" in needs:
+            source = instance.other_data.get("source") or instance.require("prompt")
+        reference = instance.require("reference") if "reference" in needs else ""
+        text = metricx_text(version, source, instance.require("response"), reference)
+        return Outcome(await self.score(call, text))
+
+    async def score(self, call: Call, text: str) -> float:
+        """MetricX-24 of one input text, through the server's model runtime."""
         models = call.services.models
         if models is None:
             raise FailedPrecondition("MetricX needs the model runtime, which this server lacks")
@@ -81,9 +116,8 @@ class Metricx(Metric):
         has_tokenizer = any((folder / f).is_file() for f in ("tokenizer.json", "spiece.model"))
         tokenizer = folder if has_tokenizer else models.resolve(TOKENIZER)
         request = ModelRequest(self.model_kind, self.default_model, {"tokenizer": str(tokenizer)})
-        text = metricx_text(version, instance.source, instance.prediction, instance.reference)
         [score] = await models.run(request, [text], deadline=call.deadline)
-        return self.result_class()(score=score)
+        return float(score)
 
 
 @dataclass

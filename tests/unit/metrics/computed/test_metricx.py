@@ -18,6 +18,7 @@ from evald.errors import FailedPrecondition, InvalidArgument
 from evald.metrics.catalog import builtin
 from evald.metrics.computed.metricx import TOKENIZER, Metricx, MetricxKind
 from evald.models.inline import InlineModels
+from google.protobuf import json_format
 from safetensors import safe_open
 from transformers import MT5Config, MT5ForConditionalGeneration, T5Tokenizer
 
@@ -225,3 +226,27 @@ def test_through_a_server(models_dir: Path, expected: list[float]) -> None:
             timeout=60,
         )
     assert reply.metricx_result.score == pytest.approx(expected[0], rel=RELATIVE, abs=TOLERANCE)
+
+
+def test_the_named_metric_scores_as_the_input_does(models_dir: Path, expected: list[float]) -> None:
+    """``metricx`` in the Metric API: the response, the reference and ``other_data.source`` of
+    the instance; the same model and score as ``metricx_input``."""
+    version, source, prediction, reference = INSTANCES[0][:4]
+    request = json_format.ParseDict(
+        {
+            "location": "projects/p/locations/us-central1",
+            "metrics": [{"predefined_metric_spec": {
+                "metric_spec_name": "metricx", "metric_spec_parameters": {"version": version}}}],
+            "instance": {
+                "response": {"text": prediction},
+                "reference": {"text": reference},
+                "other_data": {"map_instance": {"source": {"text": source}}},
+            },
+        },
+        m.EvaluateInstancesRequest(),
+    )  # fmt: skip
+    with serving(models_dir=models_dir) as server, grpc.insecure_channel(server.address) as ch:
+        reply = stub(ch).EvaluateInstances(request, timeout=60)
+    (result,) = reply.metric_results
+    assert result.error.code == 0, result.error
+    assert result.score == pytest.approx(expected[0], rel=RELATIVE, abs=TOLERANCE)

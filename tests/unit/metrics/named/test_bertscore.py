@@ -336,3 +336,74 @@ def test_real_minilm_weights() -> None:
     )
     assert same[2] == pytest.approx(1.0, abs=1e-5)
     assert paraphrase[2] > unrelated[2]
+
+
+def test_from_the_cli_and_as_a_dataset_job(
+    models_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model-backed metric where users run datasets: ``evald evaluate`` in-process, and an
+    EvaluateDataset operation on a server; both score as the kind does."""
+    import json
+
+    import grpc
+    from evald import api
+    from evald.cli.main import main
+    from google.longrunning import operations_proto_pb2 as lro
+    from google.protobuf import duration_pb2, json_format
+
+    from tests.support import serving, stub
+
+    path = models_dir / "tiny" / "bert"
+    kind = BertScoreKind()
+    expected = [
+        f
+        for _, _, f in kind.forward(
+            kind.load(path, "cpu", {"num_layers": LAYERS_CUT}), PAIRS[:3], {}
+        )
+    ]
+    data = tmp_path / "rows.jsonl"
+    data.write_text(
+        "".join(json.dumps({"response": c, "reference": r}) + "\n" for c, r in PAIRS[:3])
+    )
+    params = {"model": "tiny/bert", "num_layers": LAYERS_CUT}
+
+    monkeypatch.setenv("EVALD_MODELS_DIR", str(models_dir))
+    out = tmp_path / "out"
+    argv = ["evaluate", "--quiet", "--metric", f"fmeval/bertscore:{json.dumps(params)}"]
+    assert main([*argv, "--data", str(data), "--output", str(out)]) == 0
+    lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert [x["results"][0]["score"] for x in lines] == pytest.approx(expected, abs=1e-6)
+
+    request = json_format.ParseDict(
+        {"location": "projects/p/locations/l",
+         "dataset": {"gcs_source": {"uris": [str(data)]}},
+         "metrics": [{"predefined_metric_spec": {"metric_spec_name": "fmeval/bertscore",
+                                                 "metric_spec_parameters": params}}],
+         "output_config": {"gcs_destination": {"output_uri_prefix": str(tmp_path / "job")}}},
+        api.messages.EvaluateDatasetRequest(),
+    )  # fmt: skip
+    with (
+        serving(models_dir=models_dir, data_dir=tmp_path / "state", dataset_root=tmp_path,
+                output_root=tmp_path) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):  # fmt: skip
+        operation = stub(channel).EvaluateDataset(request, timeout=60)
+        wait = channel.unary_unary(
+            "/google.longrunning.Operations/WaitOperation",
+            request_serializer=lro.WaitOperationRequest.SerializeToString,
+            response_deserializer=lro.Operation.FromString,
+        )
+        operation = wait(
+            lro.WaitOperationRequest(
+                name=operation.name, timeout=duration_pb2.Duration(seconds=60)
+            ),
+            timeout=90,
+        )
+    assert operation.done
+    assert not operation.HasField("error"), operation.error
+    job = next((tmp_path / "job").iterdir())
+    scores = [
+        json.loads(x)["results"][0]["score"]
+        for x in (job / "results.jsonl").read_text().splitlines()
+    ]
+    assert scores == pytest.approx(expected, abs=1e-6)
