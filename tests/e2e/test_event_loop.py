@@ -239,7 +239,8 @@ def test_a_template_over_budget_is_resource_exhausted(channel: grpc.Channel) -> 
     (result,) = stub(channel).EvaluateInstances(message, timeout=10).metric_results
     assert result.error.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
     assert "metric_spec_parameters.check[0]" in result.error.message
-    assert "steps" in result.error.message
+    # Its step budget, or on a loaded machine its time budget, whichever it meets first.
+    assert "steps" in result.error.message or "took more than" in result.error.message
 
 
 def test_too_many_metrics_is_resource_exhausted(channel: grpc.Channel) -> None:

@@ -18,8 +18,8 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 BUILTIN = {
-    "comet_input": "Unbabel/wmt22-comet-da",
-    "metricx_input": "google/metricx-24-hybrid-large-v2p6",
+    "comet": "Unbabel/wmt22-comet-da",
+    "metricx": "google/metricx-24-hybrid-large-v2p6",
     "fmeval/bertscore": "microsoft/deberta-xlarge-mnli",
     "fmeval/toxicity": "unitary/unbiased-toxic-roberta",
 }
