@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -216,19 +217,27 @@ def test_missing_tokenizer_names_it(models_dir: Path, tmp_path: Path) -> None:
     assert TOKENIZER in raised.value.message
 
 
-def test_through_a_server(models_dir: Path, expected: list[float]) -> None:
+@pytest.fixture(scope="module")
+def channel(models_dir: Path) -> Iterator[grpc.Channel]:
+    """One server for the module: its model worker loads the tiny MetricX once."""
     with serving(models_dir=models_dir) as server, grpc.insecure_channel(server.address) as ch:
-        reply = stub(ch).EvaluateInstances(
-            m.EvaluateInstancesRequest(
-                location="projects/p/locations/us-central1",
-                metricx_input=metricx_input(*INSTANCES[0][:4]),
-            ),
-            timeout=60,
-        )
+        yield ch
+
+
+def test_through_a_server(channel: grpc.Channel, expected: list[float]) -> None:
+    reply = stub(channel).EvaluateInstances(
+        m.EvaluateInstancesRequest(
+            location="projects/p/locations/us-central1",
+            metricx_input=metricx_input(*INSTANCES[0][:4]),
+        ),
+        timeout=60,
+    )
     assert reply.metricx_result.score == pytest.approx(expected[0], rel=RELATIVE, abs=TOLERANCE)
 
 
-def test_the_named_metric_scores_as_the_input_does(models_dir: Path, expected: list[float]) -> None:
+def test_the_named_metric_scores_as_the_input_does(
+    channel: grpc.Channel, expected: list[float]
+) -> None:
     """``metricx`` in the Metric API: the response, the reference and ``other_data.source`` of
     the instance; the same model and score as ``metricx_input``."""
     version, source, prediction, reference = INSTANCES[0][:4]
@@ -245,8 +254,7 @@ def test_the_named_metric_scores_as_the_input_does(models_dir: Path, expected: l
         },
         m.EvaluateInstancesRequest(),
     )  # fmt: skip
-    with serving(models_dir=models_dir) as server, grpc.insecure_channel(server.address) as ch:
-        reply = stub(ch).EvaluateInstances(request, timeout=60)
+    reply = stub(channel).EvaluateInstances(request, timeout=60)
     (result,) = reply.metric_results
     assert result.error.code == 0, result.error
     assert result.score == pytest.approx(expected[0], rel=RELATIVE, abs=TOLERANCE)

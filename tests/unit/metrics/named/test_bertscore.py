@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -171,12 +171,24 @@ def test_too_many_layers_is_failed_precondition(models_dir: Path) -> None:
         BertScoreKind().load(models_dir / "tiny" / "bert", "cpu", {"num_layers": 9})
 
 
-def test_named_metric_over_grpc(models_dir: Path) -> None:
+@pytest.fixture(scope="module")
+def server(models_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One server for the module's calls (its model worker loads each tiny model once); the
+    tests' datasets and outputs are under the base temp dir."""
+    from tests.support import serving
+
+    base = tmp_path_factory.getbasetemp()
+    state = tmp_path_factory.mktemp("state")
+    with serving(models_dir=models_dir, data_dir=state, dataset_root=base, output_root=base) as s:
+        yield s
+
+
+def test_named_metric_over_grpc(models_dir: Path, server: Any) -> None:
     import grpc
     from evald import api
     from google.protobuf import json_format
 
-    from tests.support import serving, stub
+    from tests.support import stub
 
     def request(model: str, response: str, reference: str) -> Any:
         body = {
@@ -196,7 +208,7 @@ def test_named_metric_over_grpc(models_dir: Path) -> None:
     path = models_dir / "tiny" / "deberta"
     kind = BertScoreKind()
     expected = kind.forward(kind.load(path, "cpu", {"num_layers": LAYERS_CUT}), PAIRS[2:3], {})
-    with serving(models_dir=models_dir) as server, grpc.insecure_channel(server.address) as ch:
+    with grpc.insecure_channel(server.address) as ch:
         client = stub(ch)
         found = client.EvaluateInstances(request("tiny/deberta", *PAIRS[2]), timeout=60)
         result = found.metric_results[0]
@@ -339,7 +351,7 @@ def test_real_minilm_weights() -> None:
 
 
 def test_from_the_cli_and_as_a_dataset_job(
-    models_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    models_dir: Path, server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The model-backed metric where users run datasets: ``evald evaluate`` in-process, and an
     EvaluateDataset operation on a server; both score as the kind does."""
@@ -351,7 +363,7 @@ def test_from_the_cli_and_as_a_dataset_job(
     from google.longrunning import operations_proto_pb2 as lro
     from google.protobuf import duration_pb2, json_format
 
-    from tests.support import serving, stub
+    from tests.support import stub
 
     path = models_dir / "tiny" / "bert"
     kind = BertScoreKind()
@@ -382,11 +394,7 @@ def test_from_the_cli_and_as_a_dataset_job(
          "output_config": {"gcs_destination": {"output_uri_prefix": str(tmp_path / "job")}}},
         api.messages.EvaluateDatasetRequest(),
     )  # fmt: skip
-    with (
-        serving(models_dir=models_dir, data_dir=tmp_path / "state", dataset_root=tmp_path,
-                output_root=tmp_path) as server,
-        grpc.insecure_channel(server.address) as channel,
-    ):  # fmt: skip
+    with grpc.insecure_channel(server.address) as channel:
         operation = stub(channel).EvaluateDataset(request, timeout=60)
         wait = channel.unary_unary(
             "/google.longrunning.Operations/WaitOperation",
