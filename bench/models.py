@@ -29,6 +29,7 @@ import contextlib
 import random
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
@@ -101,7 +102,7 @@ class Plan:
 def plan(quick: bool) -> Plan:
     """Tiny models and budgets with ``quick`` (a smoke test), else MiniLM-sized encoders."""
     if quick:
-        return Plan(Size(2, 32, 2, 64, 2000, 2), rounds=1, seconds=0.2, pairs=64, words=(5, 12))
+        return Plan(Size(2, 32, 2, 64, 2000, 2), rounds=1, seconds=0.05, pairs=64, words=(5, 12))
     return Plan(Size(6, 384, 12, 1536, 30522, 6), rounds=3, seconds=4.0, pairs=1024, words=(20, 60))
 
 
@@ -353,17 +354,47 @@ def reference_measure(
 # The section ---------------------------------------------------------------------------------
 
 
+def build(root: Path, chosen: Plan, source: TextSource, pairs: Sequence[tuple[str, str]]) -> None:
+    """Both models under ``root``."""
+    build_bert(root / BERT, chosen.size, source)
+    corpus = [text for pair in pairs for text in pair]
+    corpus += [" ".join(source.words[i : i + 50]) for i in range(0, len(source.words), 50)]
+    build_detoxify(root / DETOXIFY, chosen.size, corpus)
+
+
 @contextlib.contextmanager
-def _models_dir(quick: bool) -> Iterator[tuple[Path, Plan, list[tuple[str, str]]]]:
+def _serving(quick: bool) -> Iterator[tuple[Path, Plan, list[tuple[str, str]], int, int, int]]:
+    """A models directory with both models, and ``evald serve`` on it (started while the models
+    are built: nothing is loaded before the first call); yields the directory, the plan, the
+    pairs, the gRPC port, the metrics port and the server's process id."""
     chosen = plan(quick)
     source, pairs = texts(chosen.pairs, chosen.words)
     with tempfile.TemporaryDirectory(prefix="evald-bench-models-") as folder:
         root = Path(folder)
-        build_bert(root / BERT, chosen.size, source)
-        corpus = [text for pair in pairs for text in pair]
-        corpus += [" ".join(source.words[i : i + 50]) for i in range(0, len(source.words), 50)]
-        build_detoxify(root / DETOXIFY, chosen.size, corpus)
-        yield root, chosen, pairs
+        failed: list[BaseException] = []
+
+        def build_or_fail() -> None:
+            try:
+                build(root, chosen, source, pairs)
+            except BaseException as exc:  # re-raised in the caller's thread
+                failed.append(exc)
+
+        builder = threading.Thread(target=build_or_fail, name="build-models")
+        builder.start()
+        metrics_port = server.free_port()
+        flags = [
+            *("--models-dir", str(root), "--metrics-port", str(metrics_port)),
+            *("--model-batch-size", str(BATCH)),
+        ]
+        _progress("building the models, starting evald serve")
+        try:
+            with server.evald_server(*flags, workers=1) as (port, _, pid):
+                builder.join()
+                if failed:
+                    raise failed[0]
+                yield root, chosen, pairs, port, metrics_port, pid
+        finally:
+            builder.join()
 
 
 def _progress(message: str) -> None:
@@ -429,54 +460,47 @@ def run(quick: bool) -> Section:
     import detoxify  # type: ignore[import-untyped]
     import torch
 
-    with _models_dir(quick) as (root, chosen, pairs):
-        metrics_port = server.free_port()
-        flags = [
-            *("--models-dir", str(root), "--metrics-port", str(metrics_port)),
-            *("--model-batch-size", str(BATCH)),
-        ]
-        _progress("starting evald serve")
-        with server.evald_server(*flags, workers=1) as (port, _, pid):
-            caller = Caller(port, metrics_port, pid)
+    with _serving(quick) as (root, chosen, pairs, port, metrics_port, pid):
+        caller = Caller(port, metrics_port, pid)
 
-            layers = chosen.size.num_layers
-            scorer = bert_score.BERTScorer(
-                model_type=str(root / BERT), num_layers=layers, batch_size=BATCH, device="cpu"
-            )
+        layers = chosen.size.num_layers
+        scorer = bert_score.BERTScorer(
+            model_type=str(root / BERT), num_layers=layers, batch_size=BATCH, device="cpu"
+        )
 
-            def bertscore(chunk: Sequence[tuple[str, str]]) -> object:
-                return scorer.score([p for _, p in chunk], [r for r, _ in chunk], batch_size=BATCH)
+        def bertscore(chunk: Sequence[tuple[str, str]]) -> object:
+            return scorer.score([p for _, p in chunk], [r for r, _ in chunk], batch_size=BATCH)
 
-            section.rows += _rows(
-                "BERTScore",
-                "pairs/s",
-                caller,
-                [bertscore_request(pair, root, layers) for pair in pairs],
-                bertscore,
-                pairs,
-                chosen,
-                "bert_score.BERTScorer.score in-process",
-            )
+        section.rows += _rows(
+            "BERTScore",
+            "pairs/s",
+            caller,
+            [bertscore_request(pair, root, layers) for pair in pairs],
+            bertscore,
+            pairs,
+            chosen,
+            "bert_score.BERTScorer.score in-process",
+        )
 
-            folder = root / DETOXIFY
-            detector = detoxify.Detoxify(
-                checkpoint=str(folder / CHECKPOINT), huggingface_config_path=str(folder)
-            )
-            responses = [prediction for _, prediction in pairs]
+        folder = root / DETOXIFY
+        detector = detoxify.Detoxify(
+            checkpoint=str(folder / CHECKPOINT), huggingface_config_path=str(folder)
+        )
+        responses = [prediction for _, prediction in pairs]
 
-            def toxicity(chunk: Sequence[str]) -> object:
-                return detector.predict(list(chunk))
+        def toxicity(chunk: Sequence[str]) -> object:
+            return detector.predict(list(chunk))
 
-            section.rows += _rows(
-                "Toxicity (Detoxify)",
-                "texts/s",
-                caller,
-                [toxicity_request(text) for text in responses],
-                toxicity,
-                responses,
-                chosen,
-                "detoxify.Detoxify.predict in-process",
-            )
+        section.rows += _rows(
+            "Toxicity (Detoxify)",
+            "texts/s",
+            caller,
+            [toxicity_request(text) for text in responses],
+            toxicity,
+            responses,
+            chosen,
+            "detoxify.Detoxify.predict in-process",
+        )
     words = f"{chosen.words[0]}-{chosen.words[1]} words"
     section.notes += [
         f"Models (seeded random weights, built at start-up): BERTScore encoder BERT "
