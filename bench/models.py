@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import sys
 import tempfile
@@ -131,7 +132,7 @@ def _wordpiece(directory: Path, source: TextSource, size: int) -> None:
             vocab.append(word.lower())
     vocab += [f"[unused{i}]" for i in range(size - len(vocab))]
     (directory / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    tokenizer = transformers.BertTokenizer(vocab_file=str(directory / "vocab.txt"))
+    tokenizer = transformers.BertTokenizer(vocab=str(directory / "vocab.txt"))
     tokenizer.model_max_length = 512
     tokenizer.save_pretrained(directory)
 
@@ -174,11 +175,11 @@ def build_detoxify(directory: Path, size: Size, corpus: Sequence[str]) -> None:
         show_progress=False,
     )
     trainer.save_model(str(directory))
-    tokenizer = transformers.RobertaTokenizer(
-        vocab_file=str(directory / "vocab.json"),
-        merges_file=str(directory / "merges.txt"),
-        model_max_length=512,
-    )
+    vocab = json.loads((directory / "vocab.json").read_text(encoding="utf-8"))
+    lines = (directory / "merges.txt").read_text(encoding="utf-8").splitlines()
+    # (left, right) pairs: what the tokenizer takes, whatever its annotation says.
+    merges: Any = [tuple(line.split(" ")) for line in lines if line and not line.startswith("#")]
+    tokenizer = transformers.RobertaTokenizer(vocab=vocab, merges=merges, model_max_length=512)
     tokenizer.save_pretrained(directory)
     config = transformers.RobertaConfig(  # type: ignore[call-arg]
         vocab_size=trainer.get_vocab_size(),
