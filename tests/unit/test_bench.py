@@ -204,3 +204,28 @@ def test_cpu_seconds_of_a_process_tree() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+# The models section -----------------------------------------------------------------------------
+
+
+def test_quick_models_section_runs_against_the_reference_packages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("bert_score")
+    pytest.importorskip("detoxify")
+    assert main(["--quick", "--only", "models", "--out", str(tmp_path)]) == 0
+    assert "Model-backed metrics on CPU" in capsys.readouterr().out
+    (section,) = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))["sections"]
+    assert section["name"] == "models"
+    cases = [row["case"] for row in section["rows"]]
+    assert cases == [
+        f"{metric}, {case}"
+        for metric in ("BERTScore", "Toxicity (Detoxify)")
+        for case in ("batch 32", "single-instance calls from 32 concurrent clients", "batch 1")
+    ]
+    for row in section["rows"]:
+        assert row["ours"] > 0
+        assert row["baseline"] > 0
+        assert "items per forward pass" in row["note"]
+    assert any("Models (seeded random weights" in note for note in section["notes"])
