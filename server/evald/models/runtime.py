@@ -271,6 +271,8 @@ class _Worker:
         self.path = path
         self.queues: dict[str, _Queue] = {}
         self.wake = asyncio.Event()
+        self.passed_at = 0.0
+        """When the last forward pass ended (``time.monotonic()``)."""
         self.draining = False
         """Stopped as the least recently used: answer what is queued, then exit."""
         self.process: Any = None
@@ -327,7 +329,11 @@ class _Worker:
             if full:
                 return full[0]
             oldest = min(ready, key=lambda queue: queue.calls[0].queued_at)
-            left = oldest.calls[0].queued_at + wait_for - time.monotonic()
+            # Waited from the end of the last pass too: under load, the callers a pass just
+            # answered send their next items within moments, and would otherwise always miss
+            # the batch of those that queued during the pass (two half batches taking turns).
+            start = max(oldest.calls[0].queued_at, self.passed_at)
+            left = start + wait_for - time.monotonic()
             if left <= 0 or self.draining:
                 return oldest
             self.wake.clear()
@@ -361,6 +367,7 @@ class _Worker:
         items = [item for call, start, end in batch for item in call.items[start:end]]
         try:
             answer = await self._exchange(("forward", options, items))
+            self.passed_at = time.monotonic()
         except _WorkerGone:
             answer = ("error", await asyncio.to_thread(self._death))
             await self._stop()

@@ -79,8 +79,11 @@ def _tokenizer(directory: Path) -> None:
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *"abcdefghijklmnopqrstuvwxyz"]
     vocab += ["##" + c for c in "abcdefghijklmnopqrstuvwxyz"]
     (directory / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    tokenizer = transformers.BertTokenizer(vocab_file=str(directory / "vocab.txt"))
+    # The vocabulary as a mapping: transformers 5 builds ``vocab_file=`` tokenizers with the
+    # special tokens only, which would turn every word into [UNK].
+    tokenizer = transformers.BertTokenizer(vocab={word: i for i, word in enumerate(vocab)})
     tokenizer.model_max_length = 64
+    assert tokenizer.unk_token_id not in tokenizer(WORDS[0])["input_ids"]
     tokenizer.save_pretrained(directory)
 
 
