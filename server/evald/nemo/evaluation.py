@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,9 +116,6 @@ def numbered(rows: Sequence[Sequence[Any]]) -> list[Row]:
         for i in range(len(task_rows)):
             found.append(Row(len(found), t, i))
     return found
-
-
-Ask = Callable[[Any, dict[str, Any], str], Awaitable[str]]
 
 
 class Evaluation:

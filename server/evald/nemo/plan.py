@@ -27,8 +27,9 @@ from typing import Any
 from evald.errors import InvalidArgument
 from evald.metrics.base import Metric
 from evald.metrics.catalog import Catalog
-from evald.metrics.params import Params
+from evald.metrics.params import Parameter, Params
 from evald.metrics.text.jinja import _compile
+from evald.nemo.errors import loc_of
 from evald.nemo.errors import path as join
 from evald.targets import Endpoint
 
@@ -396,8 +397,6 @@ def _metrics(value: Any, where: str, catalog: Catalog) -> tuple[MetricPlan, ...]
 
 
 def _split(dotted: str) -> list[str]:
-    from evald.nemo.errors import loc_of
-
     return [str(p) for p in loc_of(dotted)[1:]]
 
 
@@ -418,8 +417,6 @@ def _metric_plan(
 def _declared(metric: Metric) -> Any:
     """The parameters a metric's NeMo params are checked against (llm-judge's are its own)."""
     if metric.needs_judge:
-        from evald.metrics.params import Parameter
-
         return (
             Parameter("model", "any", "the judge"),
             Parameter("template", "any", "the chat template"),

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from evald.errors import EvalError, InvalidArgument
 from evald.nemo import errors
-from evald.nemo.service import NemoService
+from evald.nemo.service import NemoService, redacted
 
 log = logging.getLogger(__name__)
 
@@ -200,8 +200,6 @@ class NemoRoutes:
     async def get_entity(self, call: Call) -> web.StreamResponse:
         p = call.params
         found = await self.service.entities.get(_kind(call), p["ns"], p["name"])
-        from evald.nemo.service import redacted
-
         return _json(redacted(found))
 
     async def update(self, call: Call) -> web.StreamResponse:
@@ -229,8 +227,6 @@ class NemoRoutes:
         found = await self.service.entities.list(
             kind, _filters(query), newest_first=newest_first, offset=(page - 1) * size, limit=size
         )
-        from evald.nemo.service import redacted
-
         return _json(_listing(redacted(found.items), found.total, page, size, query))
 
 

@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from google.rpc import status_pb2
+
 from evald.call import Services
 from evald.errors import FailedPrecondition, InvalidArgument, NotFound, ResourceExhausted
 from evald.jobs import outputs
@@ -262,8 +264,6 @@ class NemoService:
             SUCCEEDED: "The job completed.",
         }.get(job.state, "")
         if job.error:
-            from google.rpc import status_pb2
-
             message = status_pb2.Status.FromString(job.error).message
         if job.rows_failed and job.state == SUCCEEDED:
             message += f" {job.rows_failed} sample(s) had errors; see the results' rows."
