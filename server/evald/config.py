@@ -181,7 +181,9 @@ class Settings:
         32, "most items of one forward pass (concurrent calls to a model are batched)"
     )
     model_batch_wait_ms: float = setting(
-        5.0, "longest a queued item waits for others to fill its forward pass, in milliseconds"
+        5.0,
+        "quiet time after the last call that closes a forward pass's batch (held at most 4x "
+        "this), in milliseconds",
     )
     target_timeout_seconds: float = setting(
         120.0, "longest one model call may take (a config's params.request_timeout sets it)"

@@ -6,12 +6,13 @@ start like scoring processes (:mod:`evald.scoring`): through the forkserver, eac
 pipe whose answers an event-loop reader callback reads, and each dies with the server.
 
 Calls to one model with the same forward options wait in one queue. A worker sends a batch
-when its oldest queued item has waited ``batch_wait_ms`` or ``batch_size`` items are queued,
-whichever comes first, and one forward pass answers every caller in it (a call larger than a
-batch is answered by several). While a forward pass runs, new calls queue up: under load,
-batches fill without waiting. A caller whose deadline passes or who is cancelled while queued
-leaves, and its items are not sent; once sent, they run (the other callers of the batch need
-the pass) and their results are dropped.
+when ``batch_size`` items are queued, when no call has arrived for ``batch_wait_ms``, or
+``HOLD_FACTOR`` times that after the batch opened, whichever comes first; one forward pass
+answers every caller in it (a call larger than a batch is answered by several). While a
+forward pass runs, new calls queue up: under load, batches fill without waiting. A caller
+whose deadline passes or who is cancelled while queued leaves, and its items are not sent;
+once sent, they run (the other callers of the batch need the pass) and their results are
+dropped.
 
 At most ``max_loaded_models`` worker processes run at once: a model that needs a worker beyond
 that stops the least recently used one, once the calls already queued for it are answered, and
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 
 STOP_SECONDS = 5.0
 """How long a stopping worker may take to exit before it is killed."""
+HOLD_FACTOR = 4
+"""A batch that keeps receiving calls is sent at the latest this many batch waits after it
+opened."""
 
 ModelKey = tuple[str, str, str]
 """A loaded model's identity: kind, model, load options."""
@@ -273,6 +277,8 @@ class _Worker:
         self.wake = asyncio.Event()
         self.passed_at = 0.0
         """When the last forward pass ended (``time.monotonic()``)."""
+        self.arrived_at = 0.0
+        """When the last call was queued."""
         self.draining = False
         """Stopped as the least recently used: answer what is queued, then exit."""
         self.process: Any = None
@@ -282,6 +288,7 @@ class _Worker:
     def submit(self, options: dict[str, Any], call: _Call) -> None:
         queue = self.queues.setdefault(_frozen(options), _Queue(options))
         queue.calls.append(call)
+        self.arrived_at = call.queued_at
         self.wake.set()
 
     def drain(self) -> None:
@@ -332,8 +339,12 @@ class _Worker:
             # Waited from the end of the last pass too: under load, the callers a pass just
             # answered send their next items within moments, and would otherwise always miss
             # the batch of those that queued during the pass (two half batches taking turns).
-            start = max(oldest.calls[0].queued_at, self.passed_at)
-            left = start + wait_for - time.monotonic()
+            opened = max(oldest.calls[0].queued_at, self.passed_at)
+            # Held while calls keep arriving: a burst the server is still parsing (a wave of
+            # single-instance calls) goes in one pass, not in two halves. A lone call waits
+            # ``batch_wait`` only, and a steady stream at most HOLD_FACTOR times that.
+            close = min(max(opened, self.arrived_at) + wait_for, opened + HOLD_FACTOR * wait_for)
+            left = close - time.monotonic()
             if left <= 0 or self.draining:
                 return oldest
             self.wake.clear()

@@ -55,6 +55,43 @@ async def test_concurrent_calls_share_forward_passes(runtime: ModelRuntime) -> N
     assert answers[0][0][3] != os.getpid()  # run in a worker process
 
 
+async def test_a_burst_still_arriving_is_held_for_one_pass(models_dir: Path) -> None:
+    # Calls 10 ms apart (half the wait) span 50 ms, more than the 20 ms wait: held while they
+    # keep arriving, they go in one pass, not in a first pass of those that came in time.
+    models = ModelRuntime(models_dir, batch_size=8, batch_wait_ms=20)
+    try:
+        await models.run(M1, ["warm"])
+        before = models.forward_passes
+
+        async def late(index: int) -> list[object]:
+            await asyncio.sleep(index * 0.010)
+            return await models.run(M1, [index])
+
+        await asyncio.gather(*(late(i) for i in range(6)))
+        assert models.forward_passes - before == 1
+        assert list(models.batch_sizes)[-1] == 6
+    finally:
+        await models.aclose()
+
+
+async def test_a_steady_stream_is_cut_after_the_hold_limit(models_dir: Path) -> None:
+    # A call every 10 ms for 200 ms never leaves a 20 ms quiet gap: batches are still sent,
+    # each at most HOLD_FACTOR waits after it opened.
+    models = ModelRuntime(models_dir, batch_size=64, batch_wait_ms=20)
+    try:
+        await models.run(M1, ["warm"])
+        before = models.forward_passes
+
+        async def late(index: int) -> list[object]:
+            await asyncio.sleep(index * 0.010)
+            return await models.run(M1, [index])
+
+        await asyncio.gather(*(late(i) for i in range(20)))
+        assert models.forward_passes - before >= 2
+    finally:
+        await models.aclose()
+
+
 async def test_a_large_call_is_split_by_the_batch_size(runtime: ModelRuntime) -> None:
     answer = await runtime.run(M1, list(range(20)), options={"suffix": "!"})
     assert [row[0] for row in answer] == list(range(20))
