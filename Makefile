@@ -65,7 +65,16 @@ proto-sync: dev  ## rewrite the .proto files from the official SDK descriptors, 
 proto-check: proto  ## fail if the committed generated code is stale
 	git diff --exit-code -- protos/
 
-bench: dev  ## performance benchmark (Markdown + JSON report)
+# The COMET reference (unbabel-comet) needs transformers 4 and huggingface_hub < 1, which evald's
+# environment cannot hold: the bench runs it in an environment of its own (about 1.4 GB;
+# setuptools < 81 because torchmetrics still imports pkg_resources).
+COMET_VENV := .venv-bench-comet
+$(COMET_VENV)/.installed:
+	$(PYTHON) -m venv $(COMET_VENV)
+	$(COMET_VENV)/bin/python -m pip install --quiet "torch==2.13.0" "unbabel-comet==2.2.7" "setuptools<81"
+	touch $@
+
+bench: dev $(COMET_VENV)/.installed  ## performance benchmark (Markdown + JSON report)
 	$(BIN)/python -m bench $(ARGS)
 
 soak: dev  ## bounded load on loopback, zero errors and flat RSS (ARGS="--duration 60" to shorten)
@@ -74,7 +83,9 @@ soak: dev  ## bounded load on loopback, zero errors and flat RSS (ARGS="--durati
 docs: dev  ## build the documentation site into site/ (strict: a broken link fails)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-check: lint proto-check docs test  ## everything CI runs
+# CI also builds the COMET reference environment: the COMET identity test checks its recorded
+# cases against the package live there.
+check: lint proto-check docs $(COMET_VENV)/.installed test  ## everything CI runs
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(COMET_VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -27,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import threading
@@ -211,6 +213,86 @@ def build_detoxify(directory: Path, size: Size, corpus: Sequence[str]) -> None:
     torch.save(checkpoint, directory / CHECKPOINT)
 
 
+COMET_VENV = Path(__file__).resolve().parents[1] / ".venv-bench-comet"
+"""Where ``make bench`` installs the COMET reference (unbabel-comet cannot live beside evald)."""
+COMET_VERSION = "2.2.7"
+COMET_PER_CALL = 256
+"""Triples per ``predict`` call of the batched COMET reference: one call per data set, as a
+user scores one (each call builds a Lightning trainer, so tiny calls would measure that)."""
+COMET_ESTIMATOR = (1536, 512)
+METRICX = "google/metricx-24-hybrid-large-v2p6"
+MT5_TOKENIZER = "google/mt5-large"
+
+Triple = tuple[str, str, str]
+"""(source, prediction, reference) of a translation."""
+
+
+def translation_triples(pairs: Sequence[tuple[str, str]]) -> list[Triple]:
+    """Each pair's prediction and reference, with the next pair's reference as the source."""
+    return [
+        (pairs[(i + 1) % len(pairs)][0], prediction, reference)
+        for i, (reference, prediction) in enumerate(pairs)
+    ]
+
+
+def _words(source: TextSource, size: int) -> list[str]:
+    """Up to ``size`` distinct lower-cased words of the texts."""
+    seen: dict[str, None] = {}
+    for word in source.words:
+        seen.setdefault(word.lower(), None)
+        if len(seen) == size:
+            break
+    return list(seen)
+
+
+def build_comet(root: Path, size: Size, source: TextSource) -> None:
+    """A COMET-22 checkpoint (``Unbabel/wmt22-comet-da``) and its XLM-R encoder, in the layout
+    users download, built by the tests' builder at the bench's size."""
+    from tests.unit.metrics.computed import tiny_comet
+
+    shape = tiny_comet.Shape(
+        hidden=size.hidden,
+        layers=size.layers,
+        heads=size.heads,
+        intermediate=size.intermediate,
+        positions=514,
+        estimator=COMET_ESTIMATOR,
+        words=tuple(_words(source, size.vocabulary - 40)),
+    )
+    tiny_comet.build(root, "comet22", shape)
+
+
+def build_metricx(root: Path, size: Size, source: TextSource) -> None:
+    """MetricX-24 as its checkpoint is published (an mT5 encoder-decoder whose score is one
+    logit) and an mT5-style SentencePiece tokenizer of the texts' words where mT5's is found."""
+    import torch
+    import transformers
+
+    vocab = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)]
+    words = _words(source, size.vocabulary)
+    vocab += [(f"\u2581{w}", -2.0 - i / 1000) for i, w in enumerate(words)]
+    vocab += [(c, -12.0) for c in "abcdefghijklmnopqrstuvwxyz:.,"]
+    tokenizer = transformers.T5Tokenizer(vocab=vocab, extra_ids=100)
+    tokenizer.save_pretrained(root / MT5_TOKENIZER)
+    config = transformers.MT5Config(
+        vocab_size=len(tokenizer),
+        d_model=size.hidden,
+        d_kv=size.hidden // size.heads,
+        d_ff=size.intermediate,
+        num_layers=size.layers,
+        num_decoder_layers=size.layers,
+        num_heads=size.heads,
+        decoder_start_token_id=0,
+        pad_token_id=0,
+        eos_token_id=1,
+        tie_word_embeddings=False,
+    )
+    torch.manual_seed(SEED + 2)
+    model = transformers.MT5ForConditionalGeneration(config)
+    model.eval()  # type: ignore[no-untyped-call]
+    model.save_pretrained(root / METRICX)
+
+
 # Requests ------------------------------------------------------------------------------------
 
 
@@ -240,6 +322,134 @@ def toxicity_request(text: str) -> bytes:
         "instance": {"response": {"text": text}},
     }
     return json_format.ParseDict(body, messages.EvaluateInstancesRequest()).SerializeToString()
+
+
+def comet_request(triple: Triple) -> bytes:
+    """One ``comet_input`` request (COMET-22, source and reference)."""
+    source, prediction, reference = triple
+    body = {
+        "location": "projects/p/locations/l",
+        "comet_input": {
+            "metric_spec": {"version": "COMET_22_SRC_REF"},
+            "instance": {"source": source, "prediction": prediction, "reference": reference},
+        },
+    }
+    return json_format.ParseDict(body, messages.EvaluateInstancesRequest()).SerializeToString()
+
+
+def metricx_request(triple: Triple) -> bytes:
+    """One ``metricx_input`` request (MetricX-24 hybrid: source and reference)."""
+    source, prediction, reference = triple
+    body = {
+        "location": "projects/p/locations/l",
+        "metricx_input": {
+            "metric_spec": {"version": "METRICX_24_SRC_REF"},
+            "instance": {"source": source, "prediction": prediction, "reference": reference},
+        },
+    }
+    return json_format.ParseDict(body, messages.EvaluateInstancesRequest()).SerializeToString()
+
+
+def metricx_text(triple: Triple) -> str:
+    """MetricX-24's input text for a hybrid (source and reference) triple."""
+    source, prediction, reference = triple
+    return f"source: {source} candidate: {prediction} reference: {reference}"
+
+
+# The references ------------------------------------------------------------------------------
+
+
+def metricx_reference(root: Path) -> Callable[[Sequence[str]], object]:
+    """Google's published MetricX-24 scoring on a batch: mT5's tokens without the final </s>,
+    padded; one decoder step from token 0; the logit of <extra_id_10>, clipped to 0..25."""
+    import torch
+    import transformers
+
+    tokenizer = transformers.T5Tokenizer.from_pretrained(root / MT5_TOKENIZER)
+    model: Any = transformers.MT5ForConditionalGeneration.from_pretrained(root / METRICX)
+    model.eval()
+    token = tokenizer.convert_tokens_to_ids("<extra_id_10>")
+
+    def score(texts: Sequence[str]) -> object:
+        rows = [tokenizer(text)["input_ids"][:-1] for text in texts]
+        width = max(len(row) for row in rows)
+        ids = torch.tensor([row + [0] * (width - len(row)) for row in rows])
+        mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in rows])
+        with torch.inference_mode():
+            logits = model(
+                input_ids=ids,
+                attention_mask=mask,
+                decoder_input_ids=torch.zeros((len(rows), 1), dtype=torch.long),
+            ).logits
+        return logits[:, 0, token].clamp(0, 25).tolist()
+
+    return score
+
+
+def comet_python() -> Path | None:
+    """The Python of the COMET reference environment, if it is there."""
+    named = os.environ.get("EVALD_BENCH_COMET_PYTHON")
+    python = Path(named) if named else COMET_VENV / "bin" / "python"
+    return python if python.exists() else None
+
+
+class CometReference:
+    """unbabel-comet in its own environment and process (``bench/comet_reference.py``),
+    holding the bench's COMET checkpoint loaded between measurements."""
+
+    def __init__(self, python: Path, root: Path, triples: Sequence[Triple]) -> None:
+        script = Path(__file__).with_name("comet_reference.py")
+        checkpoint = root / "Unbabel/wmt22-comet-da" / "checkpoints" / "model.ckpt"
+        self.triples = [list(triple) for triple in triples]
+        self.process = subprocess.Popen(
+            [str(python), str(script), str(checkpoint)],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+        )
+        if self._line() != "ready":
+            raise RuntimeError("the COMET reference did not start")
+
+    def _line(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the COMET reference exited ({self.process.wait()})")
+        return line.strip()
+
+    def measure(self, per_call: int, batch: int) -> Measure:
+        """``predict`` on ``per_call`` triples at a time, with ``batch_size=batch``."""
+
+        def measure(seconds: float, tally: Tally) -> None:
+            assert self.process.stdin is not None
+            request = {
+                "triples": self.triples,
+                "per_call": per_call,
+                "batch": batch,
+                "seconds": seconds,
+            }
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            answer = json.loads(self._line())
+            tally.items += answer["items"]
+            tally.seconds += answer["seconds"]
+            tally.cpu += answer["cpu"]
+
+        return measure
+
+    def __enter__(self) -> CometReference:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 # The server's side ---------------------------------------------------------------------------
@@ -356,11 +566,13 @@ def reference_measure(
 
 
 def build(root: Path, chosen: Plan, source: TextSource, pairs: Sequence[tuple[str, str]]) -> None:
-    """Both models under ``root``."""
+    """Every model of the section under ``root``."""
     build_bert(root / BERT, chosen.size, source)
     corpus = [text for pair in pairs for text in pair]
     corpus += [" ".join(source.words[i : i + 50]) for i in range(0, len(source.words), 50)]
     build_detoxify(root / DETOXIFY, chosen.size, corpus)
+    build_comet(root, chosen.size, source)
+    build_metricx(root, chosen.size, source)
 
 
 @contextlib.contextmanager
@@ -410,27 +622,44 @@ CASES = (
 """(case, callers, waves): the rows of each metric, in order."""
 
 
+Measure = Callable[[float, "Tally"], None]
+"""Runs a reference for ``seconds`` (0: one call, to warm up) and adds what it did to a tally."""
+
+
+def in_process(
+    score: Callable[[Sequence[Any]], object], items: Sequence[Any], batch: int
+) -> Measure:
+    """``score`` called in this process on ``batch`` items at a time."""
+
+    def measure(seconds: float, tally: Tally) -> None:
+        reference_measure(score, items, batch, seconds, tally)
+
+    return measure
+
+
 def _rows(
     metric: str,
     unit: str,
     caller: Caller,
     bodies: Sequence[bytes],
-    reference: Callable[[Sequence[Any]], object],
-    items: Sequence[Any],
+    references: tuple[Measure, Measure],
+    distinct: int,
     chosen: Plan,
-    baseline_name: str,
+    baseline_names: tuple[str, str],
 ) -> list[Row]:
+    """The three cases of one metric; ``references`` measure the batched and the
+    one-item-per-call reference, ``baseline_names`` say what each is."""
     ours = {case: Tally() for case, _, _ in CASES}
     batched, single = Tally(), Tally()
     # Warm up: the model worker loads on the first call; both sides see every shape once.
     caller.measure(bodies, BATCH, True, 0.0, Tally())
-    reference_measure(reference, items, BATCH, 0.0, Tally())
+    references[0](0.0, Tally())
     for index in range(chosen.rounds):
         _progress(f"{metric}, round {index + 1} of {chosen.rounds}")
         for case, callers, waves in CASES:
             caller.measure(bodies, callers, waves, chosen.seconds, ours[case])
-        reference_measure(reference, items, BATCH, chosen.seconds, batched)
-        reference_measure(reference, items, 1, chosen.seconds, single)
+        references[0](chosen.seconds, batched)
+        references[1](chosen.seconds, single)
     rows = []
     for case, callers, _ in CASES:
         tally = ours[case]
@@ -439,14 +668,13 @@ def _rows(
             f"{tally.mean_batch:.1f} items per forward pass ({tally.passes:.0f} passes); "
             f"CPU {tally.cpu_ms:.1f} ms per item (server) vs {base.cpu_ms:.1f} ms (reference)"
         )
-        reference_size = f"batch_size={BATCH}" if callers > 1 else "one item per call"
         rows.append(
             Row(
                 case=f"{metric}, {case}",
-                size=f"{len(items)} distinct",
+                size=f"{distinct} distinct",
                 ours=tally.per_second,
                 baseline=base.per_second,
-                baseline_name=f"{baseline_name}, {reference_size}",
+                baseline_name=baseline_names[0] if callers > 1 else baseline_names[1],
                 unit=unit,
                 note=note,
             )
@@ -455,7 +683,8 @@ def _rows(
 
 
 def run(quick: bool) -> Section:
-    """Measure BERTScore and Detoxify toxicity through ``evald serve`` against the references."""
+    """Measure BERTScore, Detoxify toxicity, COMET and MetricX through ``evald serve`` against
+    their references."""
     section = Section("models", "Model-backed metrics on CPU: evald server vs reference package")
     import bert_score  # type: ignore[import-untyped]
     import detoxify  # type: ignore[import-untyped]
@@ -472,15 +701,16 @@ def run(quick: bool) -> Section:
         def bertscore(chunk: Sequence[tuple[str, str]]) -> object:
             return scorer.score([p for _, p in chunk], [r for r, _ in chunk], batch_size=BATCH)
 
+        name = "bert_score.BERTScorer.score in-process"
         section.rows += _rows(
             "BERTScore",
             "pairs/s",
             caller,
             [bertscore_request(pair, root, layers) for pair in pairs],
-            bertscore,
-            pairs,
+            (in_process(bertscore, pairs, BATCH), in_process(bertscore, pairs, 1)),
+            len(pairs),
             chosen,
-            "bert_score.BERTScorer.score in-process",
+            (f"{name}, batch_size={BATCH}", f"{name}, one pair per call"),
         )
 
         folder = root / DETOXIFY
@@ -492,22 +722,44 @@ def run(quick: bool) -> Section:
         def toxicity(chunk: Sequence[str]) -> object:
             return detector.predict(list(chunk))
 
+        name = "detoxify.Detoxify.predict in-process"
         section.rows += _rows(
             "Toxicity (Detoxify)",
             "texts/s",
             caller,
             [toxicity_request(text) for text in responses],
-            toxicity,
-            responses,
+            (in_process(toxicity, responses, BATCH), in_process(toxicity, responses, 1)),
+            len(responses),
             chosen,
-            "detoxify.Detoxify.predict in-process",
+            (f"{name}, {BATCH} texts per call", f"{name}, one text per call"),
+        )
+
+        triples = translation_triples(pairs)
+        section.rows += _comet_rows(root, caller, triples, chosen, section)
+
+        score = metricx_reference(root)
+        texts = [metricx_text(triple) for triple in triples]
+        name = "MetricX-24's forward pass (transformers MT5) in-process"
+        section.rows += _rows(
+            "MetricX-24",
+            "triples/s",
+            caller,
+            [metricx_request(triple) for triple in triples],
+            (in_process(score, texts, BATCH), in_process(score, texts, 1)),
+            len(triples),
+            chosen,
+            (f"{name}, batch of {BATCH}", f"{name}, one triple per call"),
         )
     words = f"{chosen.words[0]}-{chosen.words[1]} words"
     section.notes += [
         f"Models (seeded random weights, built at start-up): BERTScore encoder BERT "
         f"{chosen.size.describe()} (WordPiece), cut at layer {chosen.size.num_layers}; "
         f"Detoxify RoBERTa classifier, same shape, 16 outputs, byte-level BPE trained on the "
-        f"texts, in Detoxify's checkpoint layout. Texts: {len(pairs)} distinct pairs of {words}.",
+        f"texts, in Detoxify's checkpoint layout; COMET-22's layout (XLM-R encoder of the same "
+        f"shape, unigram vocabulary of the texts' words, estimator {COMET_ESTIMATOR}); "
+        f"MetricX-24 as an mT5 of the same width ({chosen.size.layers} encoder and decoder "
+        f"layers). Texts: {len(pairs)} distinct pairs of {words}; translation triples take "
+        "a pair's reference and prediction and the next pair's reference as the source.",
         f"evald serve --workers 1 --model-batch-size {BATCH} (default wait); the client "
         f"(grpc.aio, one channel) runs in the bench process on the same cores. torch "
         f"{torch.__version__}, {torch.get_num_threads()} threads in-process. "
@@ -516,8 +768,37 @@ def run(quick: bool) -> Section:
         "answered; 32 concurrent clients: 32 callers, each sending its next single-instance "
         "call when answered; batch 1: one caller, sequential calls. Items per forward pass "
         "are from the server's evald_model_batch_size histogram; server CPU is the server's "
-        "process tree (its model workers included), reference CPU this process's.",
+        "process tree (its model workers included), reference CPU the reference's process "
+        "(with its children).",
         "Targets: batch 32 ratio >= 0.9; 32 concurrent clients >= 0.7 (both against the "
         "reference's batched throughput); batch 1 is shown for latency-bound use.",
     ]
     return section
+
+
+def _comet_rows(
+    root: Path, caller: Caller, triples: Sequence[Triple], chosen: Plan, section: Section
+) -> list[Row]:
+    """COMET against unbabel-comet in its own environment, or a note saying how to get it."""
+    python = comet_python()
+    if python is None:
+        section.notes.append(
+            f"COMET not measured: the reference environment is missing ({COMET_VENV}/bin/python "
+            "or EVALD_BENCH_COMET_PYTHON); `make bench` builds it."
+        )
+        return []
+    with CometReference(python, root, triples) as reference:
+        name = f"unbabel-comet {COMET_VERSION} predict, its own process"
+        return _rows(
+            "COMET-22",
+            "triples/s",
+            caller,
+            [comet_request(triple) for triple in triples],
+            (reference.measure(COMET_PER_CALL, BATCH), reference.measure(1, 1)),
+            len(triples),
+            chosen,
+            (
+                f"{name}, {COMET_PER_CALL} triples per call, batch_size={BATCH}",
+                f"{name}, one triple per call",
+            ),
+        )

@@ -2,7 +2,10 @@
 into ``comet_cases.json``. Runs in an environment with unbabel-comet (which evald's cannot
 hold), from the repository root::
 
-    python tests/unit/metrics/computed/make_comet_cases.py
+    python tests/unit/metrics/computed/make_comet_cases.py [OUT.json]
+
+(``make bench`` builds such an environment: ``.venv-bench-comet``.) Without OUT it rewrites
+``comet_cases.json``; the tests run it with OUT to check that file against the package live.
 
 The package loads the checkpoint with its own loader, strictly (every parameter present and
 used), and scores the triples in batches of 4.
@@ -56,7 +59,7 @@ def main() -> None:
                 {"source": s, "prediction": m, "reference": r, "score": score}
                 for (s, m, r), score in zip(TRIPLES, scores, strict=True)
             ]
-    out = HERE / "comet_cases.json"
+    out = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else HERE / "comet_cases.json"
     out.write_text(json.dumps(cases, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(out)
 

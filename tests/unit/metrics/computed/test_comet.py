@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,8 @@ from tests.unit.metrics.computed import tiny_comet
 CASES = json.loads((Path(__file__).with_name("comet_cases.json")).read_text(encoding="utf-8"))
 """Scores of the reference package on the tiny checkpoints (``make_comet_cases.py``)."""
 TOLERANCE = 1e-5
+ROOT = Path(__file__).resolve().parents[4]
+"""The repository root."""
 ROWS = CASES["variants"]["comet22"]
 
 
@@ -48,6 +52,42 @@ def call_with(models_dir: Path) -> Any:
 def request(row: dict[str, Any], **spec: Any) -> Any:
     fields = {k: v for k, v in row.items() if k != "score"}
     return m.CometInput(metric_spec=m.CometSpec(**spec), instance=m.CometInstance(**fields))
+
+
+def reference_python() -> Path | None:
+    """The Python of an environment holding unbabel-comet (``make bench`` and ``make check``
+    build ``.venv-bench-comet``; ``EVALD_COMET_PYTHON`` names another)."""
+    named = os.environ.get("EVALD_COMET_PYTHON")
+    python = Path(named) if named else ROOT / ".venv-bench-comet" / "bin" / "python"
+    return python if python.exists() else None
+
+
+@pytest.mark.slow
+def test_recorded_cases_are_the_reference_package_s_live(tmp_path: Path) -> None:
+    # The package cannot be imported beside evald: run it in its own environment, on the same
+    # tiny checkpoints, and check the recorded scores the identity test uses.
+    python = reference_python()
+    if python is None:
+        pytest.skip("no unbabel-comet environment (make check or make bench builds one)")
+    out = tmp_path / "cases.json"
+    script = Path(__file__).with_name("make_comet_cases.py")
+    done = subprocess.run(
+        [str(python), str(script), str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONWARNINGS": "ignore"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    live = json.loads(out.read_text(encoding="utf-8"))
+    assert live["reference"] == CASES["reference"]
+    for variant, rows in CASES["variants"].items():
+        got = live["variants"][variant]
+        assert [triple(row) for row in got] == [triple(row) for row in rows]
+        assert [row["score"] for row in got] == pytest.approx(
+            [row["score"] for row in rows], abs=TOLERANCE
+        )
 
 
 def test_served_by_the_catalog() -> None:

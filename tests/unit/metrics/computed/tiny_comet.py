@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,20 +65,36 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }
 
 
-def encoder_config() -> dict[str, Any]:
-    vocab = len(SPECIALS) + len(WORDS) + 26 + 1  # the words, single letters, <mask>
+@dataclass(frozen=True)
+class Shape:
+    """The encoder's and estimator's sizes: tiny by default; the benchmark builds larger ones."""
+
+    hidden: int = 8
+    layers: int = 2
+    heads: int = 2
+    intermediate: int = 16
+    positions: int = MAX_POSITIONS
+    estimator: tuple[int, ...] = (12, 6)
+    words: tuple[str, ...] = tuple(WORDS)
+
+
+TINY = Shape()
+
+
+def encoder_config(shape: Shape = TINY) -> dict[str, Any]:
+    vocab = len(SPECIALS) + len(shape.words) + 26 + 1  # the words, single letters, <mask>
     return {
         "architectures": ["XLMRobertaForMaskedLM"],
         "model_type": "xlm-roberta",
         "vocab_size": vocab,
-        "hidden_size": 8,
-        "num_hidden_layers": 2,
-        "num_attention_heads": 2,
-        "intermediate_size": 16,
+        "hidden_size": shape.hidden,
+        "num_hidden_layers": shape.layers,
+        "num_attention_heads": shape.heads,
+        "intermediate_size": shape.intermediate,
         "hidden_act": "gelu",
         "hidden_dropout_prob": 0.1,
         "attention_probs_dropout_prob": 0.1,
-        "max_position_embeddings": MAX_POSITIONS,
+        "max_position_embeddings": shape.positions,
         "type_vocab_size": 1,
         "initializer_range": 0.02,
         "layer_norm_eps": 1e-5,
@@ -87,10 +105,10 @@ def encoder_config() -> dict[str, Any]:
     }
 
 
-def tokenizer() -> Tokenizer:
+def tokenizer(words: Sequence[str] = WORDS) -> Tokenizer:
     """A unigram tokenizer shaped like XLM-R's (metaspace, ``<s> A </s>``)."""
     pieces = [(s, 0.0) for s in SPECIALS]
-    pieces += [(f"\u2581{w}", -2.0 - i / 10) for i, w in enumerate(WORDS)]
+    pieces += [(f"\u2581{w}", -2.0 - i / 10) for i, w in enumerate(words)]
     pieces += [(chr(ord("a") + i), -8.0) for i in range(26)]
     pieces += [("<mask>", 0.0)]
     tok = Tokenizer(Unigram(pieces, unk_id=3, byte_fallback=False))
@@ -106,7 +124,7 @@ def tokenizer() -> Tokenizer:
     return tok
 
 
-def hparams(variant: str) -> dict[str, Any]:
+def hparams(variant: str, shape: Shape = TINY) -> dict[str, Any]:
     base: dict[str, Any] = {
         "activations": "Tanh",
         "batch_size": 4,
@@ -115,7 +133,7 @@ def hparams(variant: str) -> dict[str, Any]:
         "encoder_learning_rate": 1e-06,
         "encoder_model": "XLM-RoBERTa",
         "final_activation": None,
-        "hidden_sizes": [12, 6],
+        "hidden_sizes": list(shape.estimator),
         "keep_embeddings_frozen": True,
         "layer": "mix",
         "layer_norm": False,
@@ -134,11 +152,11 @@ def hparams(variant: str) -> dict[str, Any]:
     return base | VARIANTS[variant]
 
 
-def state_dict(variant: str) -> dict[str, torch.Tensor]:
+def state_dict(variant: str, shape: Shape = TINY) -> dict[str, torch.Tensor]:
     """The COMET model's parameters (``encoder.model.*``, ``layerwise_attention.*``,
     ``estimator.ff.*``), each seeded by its name."""
-    config = encoder_config()
-    hp = hparams(variant)
+    config = encoder_config(shape)
+    hp = hparams(variant, shape)
     encoder = XLMRobertaModel(XLMRobertaConfig(**config), add_pooling_layer=False)
     shapes = {f"encoder.model.{k}": tuple(v.shape) for k, v in encoder.state_dict().items()}
     layers = config["num_hidden_layers"] + 1
@@ -159,13 +177,13 @@ def state_dict(variant: str) -> dict[str, torch.Tensor]:
     return state
 
 
-def build(models_dir: Path, variant: str = "comet22") -> Path:
+def build(models_dir: Path, variant: str = "comet22", shape: Shape = TINY) -> Path:
     """Write the encoder (config, tokenizer) and the COMET model (``checkpoints/model.ckpt``,
     ``hparams.yaml``) under ``models_dir``; the COMET model's folder."""
     encoder = models_dir / ENCODER
     encoder.mkdir(parents=True, exist_ok=True)
-    (encoder / "config.json").write_text(json.dumps(encoder_config(), indent=2))
-    tokenizer().save(str(encoder / "tokenizer.json"))
+    (encoder / "config.json").write_text(json.dumps(encoder_config(shape), indent=2))
+    tokenizer(shape.words).save(str(encoder / "tokenizer.json"))
     (encoder / "tokenizer_config.json").write_text(
         json.dumps(
             {
@@ -177,7 +195,7 @@ def build(models_dir: Path, variant: str = "comet22") -> Path:
                 "unk_token": "<unk>",
                 "pad_token": "<pad>",
                 "mask_token": "<mask>",
-                "model_max_length": MAX_POSITIONS - 2,
+                "model_max_length": shape.positions - 2,
             }
         )
     )
@@ -185,7 +203,7 @@ def build(models_dir: Path, variant: str = "comet22") -> Path:
     (model / "checkpoints").mkdir(parents=True, exist_ok=True)
     # hparams.yaml as the package writes it: one "key: value" per line, lists as "- item".
     lines = []
-    for key, value in sorted(hparams(variant).items()):
+    for key, value in sorted(hparams(variant, shape).items()):
         if isinstance(value, list):
             lines.append(f"{key}:" + ("" if value else " []"))
             lines += [f"- {item}" for item in value]
@@ -200,8 +218,8 @@ def build(models_dir: Path, variant: str = "comet22") -> Path:
             lines.append(f"{key}: {text}")
     (model / "hparams.yaml").write_text("\n".join(lines) + "\n")
     checkpoint = {
-        "state_dict": state_dict(variant),
-        "hyper_parameters": hparams(variant),
+        "state_dict": state_dict(variant, shape),
+        "hyper_parameters": hparams(variant, shape),
         "epoch": 0,
         "global_step": 0,
         "pytorch-lightning_version": "2.6.6",
