@@ -100,13 +100,29 @@ class Plan:
     """Distinct pairs (and texts) drawn for the run, cycled through."""
     words: tuple[int, int]
     """Words per text, drawn uniformly in this range."""
+    segment_words: tuple[int, int]
+    """Words per text of the translation metrics (COMET, MetricX): sentence-sized segments."""
 
 
 def plan(quick: bool) -> Plan:
     """Tiny models and budgets with ``quick`` (a smoke test), else MiniLM-sized encoders."""
     if quick:
-        return Plan(Size(2, 32, 2, 64, 2000, 2), rounds=1, seconds=0.05, pairs=64, words=(5, 12))
-    return Plan(Size(6, 384, 12, 1536, 30522, 6), rounds=3, seconds=4.0, pairs=1024, words=(20, 60))
+        return Plan(
+            Size(2, 32, 2, 64, 2000, 2),
+            rounds=1,
+            seconds=0.05,
+            pairs=64,
+            words=(5, 12),
+            segment_words=(5, 12),
+        )
+    return Plan(
+        Size(6, 384, 12, 1536, 30522, 6),
+        rounds=3,
+        seconds=4.0,
+        pairs=1024,
+        words=(20, 60),
+        segment_words=(8, 20),
+    )
 
 
 # Texts and models ----------------------------------------------------------------------------
@@ -734,23 +750,24 @@ def run(quick: bool) -> Section:
             (f"{name}, {BATCH} texts per call", f"{name}, one text per call"),
         )
 
-        triples = translation_triples(pairs)
+        triples = translation_triples(texts(chosen.pairs, chosen.segment_words)[1])
         section.rows += _comet_rows(root, caller, triples, chosen, section)
 
         score = metricx_reference(root)
-        texts = [metricx_text(triple) for triple in triples]
+        inputs = [metricx_text(triple) for triple in triples]
         name = "MetricX-24's forward pass (transformers MT5) in-process"
         section.rows += _rows(
             "MetricX-24",
             "triples/s",
             caller,
             [metricx_request(triple) for triple in triples],
-            (in_process(score, texts, BATCH), in_process(score, texts, 1)),
+            (in_process(score, inputs, BATCH), in_process(score, inputs, 1)),
             len(triples),
             chosen,
             (f"{name}, batch of {BATCH}", f"{name}, one triple per call"),
         )
     words = f"{chosen.words[0]}-{chosen.words[1]} words"
+    segments = f"{chosen.segment_words[0]}-{chosen.segment_words[1]} words per text"
     section.notes += [
         f"Models (seeded random weights, built at start-up): BERTScore encoder BERT "
         f"{chosen.size.describe()} (WordPiece), cut at layer {chosen.size.num_layers}; "
@@ -758,8 +775,9 @@ def run(quick: bool) -> Section:
         f"texts, in Detoxify's checkpoint layout; COMET-22's layout (XLM-R encoder of the same "
         f"shape, unigram vocabulary of the texts' words, estimator {COMET_ESTIMATOR}); "
         f"MetricX-24 as an mT5 of the same width ({chosen.size.layers} encoder and decoder "
-        f"layers). Texts: {len(pairs)} distinct pairs of {words}; translation triples take "
-        "a pair's reference and prediction and the next pair's reference as the source.",
+        f"layers). Texts: {len(pairs)} distinct pairs of {words}; translation triples "
+        f"({segments}) take a pair's reference and prediction and the next pair's reference "
+        "as the source.",
         f"evald serve --workers 1 --model-batch-size {BATCH} (default wait); the client "
         f"(grpc.aio, one channel) runs in the bench process on the same cores. torch "
         f"{torch.__version__}, {torch.get_num_threads()} threads in-process. "
