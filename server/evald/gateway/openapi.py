@@ -157,6 +157,7 @@ def document(routes: Sequence[Route], *, keys_required: bool = True) -> dict[str
                 "content": {"application/json": {"schema": body_schema}},
             }
         paths.setdefault(path, {})[route.http_method.lower()] = operation
+    _unrequire_path_fields(routes, schemas)
     schemas["Error"] = ERROR_SCHEMA
     security: list[dict[str, list[str]]] = [{name: []} for name in SECURITY_SCHEMES]
     if not keys_required:
@@ -269,6 +270,24 @@ def _message_ref(message: Descriptor, schemas: dict[str, Any]) -> dict[str, Any]
             described["required"] = required
         schemas[message.full_name] = described
     return {"$ref": f"#/components/schemas/{message.full_name}"}
+
+
+def _unrequire_path_fields(routes: Sequence[Route], schemas: dict[str, Any]) -> None:
+    """Fields a URL fills (``location`` in ``/v1beta1/projects/p/locations/l:evaluateInstances``)
+    are not required in the body: a body without them is complete."""
+    for route in routes:
+        for variable in route.template.variables:
+            message: Descriptor | None = route.method.input_type
+            for name in variable.field_path.split("."):
+                if message is None or name not in message.fields_by_name:
+                    break
+                field = message.fields_by_name[name]
+                schema = schemas.get(message.full_name, {})
+                if field.json_name in schema.get("required", []):
+                    schema["required"].remove(field.json_name)
+                    if not schema["required"]:
+                        del schema["required"]
+                message = field.message_type
 
 
 def _described(schema: dict[str, Any], description: str) -> dict[str, Any]:

@@ -117,13 +117,22 @@ def test_security_schemes_are_the_key_headers() -> None:
 @pytest.mark.parametrize(
     ("message", "required"),
     [
-        ("google.cloud.aiplatform.v1beta1.EvaluateInstancesRequest", ["location"]),
         ("google.cloud.aiplatform.v1beta1.ExactMatchInput", ["metricSpec", "instances"]),
+        ("google.cloud.aiplatform.v1beta1.RougeInput", ["metricSpec", "instances"]),
         ("google.cloud.aiplatform.v1.PointwiseMetricSpec", ["metricPromptTemplate"]),
     ],
 )
 def test_required_fields_are_the_ones_the_api_marks(message: str, required: list[str]) -> None:
     assert DOC["components"]["schemas"][message]["required"] == required
+
+
+def test_fields_the_url_fills_are_not_required_in_the_body() -> None:
+    """The API marks ``location`` required, but ``/v1beta1/projects/p/locations/l:...`` gives it:
+    the body (the whole request) is complete without it."""
+    schemas = DOC["components"]["schemas"]
+    request = schemas["google.cloud.aiplatform.v1beta1.EvaluateInstancesRequest"]
+    assert "location" not in request.get("required", [])
+    assert request["properties"]["location"]["description"].startswith("Required.")
 
 
 def test_every_required_field_is_a_property() -> None:
