@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # evald: a slim, non-root image. Build: docker build -t evald:0.1.0 .
-# Run:   docker run -p 127.0.0.1:8080:8080 -p 127.0.0.1:9090:9090 evald:0.1.0
+# Run:   docker run -p 127.0.0.1:50051:50051 -p 127.0.0.1:8080:8080 -p 127.0.0.1:9090:9090 evald:0.1.0
 
 # --- build stage: install evald and its dependencies into a self-contained virtualenv --------
 FROM python:3.12-slim AS build
