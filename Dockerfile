@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# evald: a slim, non-root image. Build: docker build -t evald .
-# Run:   docker run -p 50051:50051 -p 8080:8080 -p 9090:9090 evald
+# evald: a slim, non-root image. Build: docker build -t evald:0.1.0 .
+# Run:   docker run -p 127.0.0.1:50051:50051 -p 127.0.0.1:8080:8080 -p 127.0.0.1:9090:9090 evald:0.1.0
 
 # --- build stage: install evald and its dependencies into a self-contained virtualenv --------
 FROM python:3.12-slim AS build
@@ -11,8 +11,9 @@ COPY pyproject.toml README.md ./
 COPY server ./server
 COPY client ./client
 COPY protos ./protos
-# prometheus-client serves --metrics-port; pip install . brings everything else.
-RUN /opt/evald/bin/pip install . "prometheus-client>=0.20,<1"
+# Three distributions, named together so that evald's evald-proto and evald-client requirements
+# are the local ones; prometheus-client serves --metrics-port.
+RUN /opt/evald/bin/pip install ./protos ./client . "prometheus-client>=0.20,<1"
 
 # --- runtime stage: the virtualenv only, no compilers, no pip cache ---------------------------
 FROM python:3.12-slim

@@ -19,12 +19,18 @@ $(VENV)/.system: | $(BIN)/python
 	fi
 	touch $@
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python $(VENV)/.system
-	$(BIN)/python -m pip install --quiet -e .
+# Three distributions from one tree: evald-proto (protos/), evald-client (client/) and evald (.).
+# Named together in one pip command, the local ones satisfy evald's `evald-client==` and
+# `evald-proto==` requirements; pip never looks them up on an index.
+LOCAL_PACKAGES := -e ./protos -e ./client
+PYPROJECTS := pyproject.toml client/pyproject.toml protos/pyproject.toml
+
+$(VENV)/.installed: $(PYPROJECTS) | $(BIN)/python $(VENV)/.system
+	$(BIN)/python -m pip install --quiet $(LOCAL_PACKAGES) -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python $(VENV)/.system
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+$(VENV)/.installed-dev: $(PYPROJECTS) | $(BIN)/python $(VENV)/.system
+	$(BIN)/python -m pip install --quiet $(LOCAL_PACKAGES) -e ".[dev]"
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed  ## runtime install into .venv

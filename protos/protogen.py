@@ -6,6 +6,11 @@ closure of the messages the service uses, and prints them as .proto source under
 paths (``evald_proto/aiplatform/<version>/``), so the generated Python can never shadow the SDK.
 The service definitions and their ``google.api.http`` rules are ours and live in SERVICES below.
 
+The descriptors carry no comments; the SDK's message classes carry them as docstrings (a summary,
+then one ``Attributes:`` entry per field, "Required." leading the required ones, as written in
+the API's own .proto files). They are printed back as the messages' and fields' comments, which
+``make proto`` collects for the gateway's OpenAPI document (see compile.py).
+
 Run with ``make proto-sync``; ``make proto`` then compiles the result.
 """
 
@@ -13,9 +18,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FileDescriptor
@@ -164,13 +172,56 @@ def walk(msg: Descriptor) -> Iterable[Descriptor]:
         yield from walk(nested)
 
 
-class Writer:
-    """Prints one .proto file from descriptor protos."""
+_FIELD_ENTRY = re.compile(r"^(\w+) \(.*\):$")
+_ONEOF_NOTE = re.compile(r"^This field is a member of `oneof`_ ``\w+``\.$")
+_ONEOF_PREAMBLE = (
+    "This message has `oneof`_ fields",
+    "For each oneof, at most one member",
+    "Setting any member of the oneof",
+    "members.",
+    ".. _oneof:",
+)
 
-    def __init__(self, package: str, scopes: dict[str, set[str]]) -> None:
+
+def docstring_comments(cls: Any) -> tuple[str, dict[str, str]]:
+    """A proto-plus message class's summary and its fields' descriptions, from its docstring
+    (proto-plus's boilerplate about oneofs left out: the .proto says it)."""
+    doc = inspect.cleandoc(cls.__doc__ or "")
+    summary, _, attributes = doc.partition("\nAttributes:\n")
+    kept = [line for line in summary.splitlines() if not line.strip().startswith(_ONEOF_PREAMBLE)]
+    fields: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in attributes.splitlines():
+        # An entry at four spaces ("name (type):"), its description at eight.
+        entry = _FIELD_ENTRY.match(line[4:]) if line[:4] == "    " and line[4] != " " else None
+        if entry is not None:
+            current = fields.setdefault(entry.group(1), [])
+        elif current is not None and not _ONEOF_NOTE.match(line.strip()):
+            current.append(line[8:] if line.startswith(" " * 8) else line.strip())
+    return _tidy(kept), {name: _tidy(lines) for name, lines in fields.items()}
+
+
+def _tidy(lines: list[str]) -> str:
+    """Lines without trailing blanks or runs of blank lines."""
+    text = "\n".join(line.rstrip() for line in lines).strip("\n")
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+class Writer:
+    """Prints one .proto file from descriptor protos, with comments from ``docs``: full name of a
+    message or field -> its description."""
+
+    def __init__(
+        self, package: str, scopes: dict[str, set[str]], docs: dict[str, str] | None = None
+    ) -> None:
         self.package = package
         self.scopes = scopes  # full name of a message -> names declared directly inside it
+        self.docs = docs or {}
         self.lines: list[str] = []
+
+    def comment(self, depth: int, full_name: str) -> None:
+        for line in self.docs.get(full_name, "").splitlines():
+            self.out(depth, f"// {line}".rstrip())
 
     def type_name(self, full: str, scope: str) -> str:
         full = full.lstrip(".")
@@ -222,6 +273,7 @@ class Writer:
         if field.HasField("json_name") and field.json_name != default_json_name(field.name):
             opts.append(f'json_name = "{field.json_name}"')
         suffix = f" [{', '.join(opts)}]" if opts else ""
+        self.comment(depth, f"{scope}.{field.name}")
         entry = maps.get(field.type_name.lstrip("."))
         if field.label == FDP.LABEL_REPEATED and entry is not None:
             key, value = entry.field[0], entry.field[1]
@@ -242,6 +294,7 @@ class Writer:
 
     def message(self, msg: descriptor_pb2.DescriptorProto, scope: str, depth: int) -> None:
         full = f"{scope}.{msg.name}"
+        self.comment(depth, full)
         self.out(depth, f"message {msg.name} {{")
         maps = {f"{full}.{n.name}": n for n in msg.nested_type if n.options.map_entry}
         body_start = len(self.lines)
@@ -304,6 +357,33 @@ def our_path(official: str, version: str) -> str:
     return f"evald_proto/aiplatform/{version}/{stem}.proto"
 
 
+def message_docs(version: str, files: Iterable[FileDescriptor]) -> dict[str, str]:
+    """Comments of every message and field in ``files``, from the SDK's classes' docstrings."""
+    docs: dict[str, str] = {}
+
+    def visit(cls: Any, desc: Descriptor) -> None:
+        summary, fields = docstring_comments(cls)
+        if summary:
+            docs[desc.full_name] = summary
+        for field in desc.fields:
+            if fields.get(field.name):
+                docs[field.full_name] = fields[field.name]
+        for nested in desc.nested_types:
+            inner = getattr(cls, nested.name, None)
+            if inner is not None and not nested.GetOptions().map_entry:
+                visit(inner, nested)
+
+    for file in files:
+        module = importlib.import_module(
+            f"google.cloud.aiplatform_{version}.types.{Path(file.name).stem}"
+        )
+        for desc in file.message_types_by_name.values():
+            cls = getattr(module, desc.name, None)
+            if cls is not None:
+                visit(cls, desc)
+    return docs
+
+
 def render_version(version: str, sdk_version: str) -> dict[str, str]:
     types = importlib.import_module(f"google.cloud.aiplatform_{version}.types.evaluation_service")
     roots = [getattr(types, name).pb().DESCRIPTOR for name in ROOTS[version]]
@@ -314,11 +394,12 @@ def render_version(version: str, sdk_version: str) -> dict[str, str]:
         if files[name].package == package:
             by_file[files[name].name] = files[name]
     rendered: dict[str, str] = {}
+    docs = message_docs(version, by_file.values())
     service_file = f"google/cloud/aiplatform_{version}/types/evaluation_service.proto"
     for official_name, file in sorted(by_file.items()):
         fdp = descriptor_pb2.FileDescriptorProto()
         file.CopyToProto(fdp)
-        writer = Writer(package, declared_names(fdp))
+        writer = Writer(package, declared_names(fdp), docs)
         deps: set[str] = set()
         messages = [m for m in fdp.message_type if f"{package}.{m.name}" in names]
         enums = [e for e in fdp.enum_type if f"{package}.{e.name}" in names]

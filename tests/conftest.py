@@ -34,6 +34,7 @@ SLOW_MODULES = {
     "e2e/test_workers.py",
     "fuzz/test_parsers.py",
     "fuzz/test_wire.py",
+    "packaging/test_client_package.py",
     "unit/sandbox/test_attacks.py",
 }
 SLOW_TESTS = {

@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import resource
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from evald.ops import configfile
 
@@ -18,12 +19,18 @@ MAX_MESSAGE_LIMIT = 2**31 - 1
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-def setting(default: Any, help: str, *, flag: str = "", group: str = "") -> Any:
+def setting(default: Any, help: str, *, flag: str = "", group: str = "", env: str = "") -> Any:
     """A field of :class:`Settings` with its help text: the one place a setting is described
     (``evald serve --help`` is generated from it, with the default appended). ``flag``: the
     command-line name when it is not ``--<name>``; ``group``: settings other commands share
-    (``http``: the gateway's)."""
-    return field(default=default, metadata={"help": help, "flag": flag, "group": group})
+    (``http``: the gateway's); ``env``: the variable when it is not ``EVALD_<NAME>``."""
+    metadata = {"help": help, "flag": flag, "group": group, "env": env}
+    return field(default=default, metadata=metadata)
+
+
+def env_name(setting: dataclasses.Field[Any]) -> str:
+    """The environment variable of a :class:`Settings` field."""
+    return str(setting.metadata.get("env") or ENV_PREFIX + setting.name.upper())
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,14 @@ class Settings:
         "close an HTTP connection that sends no complete request head for this long (new or "
         "kept alive), or whose body pauses this long",
         group="http",
+    )
+    cors_origins: tuple[str, ...] = setting(
+        (),
+        "let web pages from this origin (scheme://host[:port]) call the HTTP gateway (CORS); "
+        "several origins separated by commas",
+        flag="--cors-origin",
+        group="http",
+        env="EVALD_CORS_ORIGIN",
     )
     max_http_connections: int = setting(
         0,
@@ -211,6 +226,7 @@ class Settings:
             )
         if self.http_port is not None and not 0 <= self.http_port <= 65535:
             raise ValueError(f"HTTP port must be within 0..65535, got {self.http_port}")
+        object.__setattr__(self, "cors_origins", cors_origins(self.cors_origins))
         if not self.http_idle_seconds > 0 or not self.grpc_idle_seconds > 0:
             raise ValueError("http_idle_seconds and grpc_idle_seconds must be positive")
         if self.max_http_connections < 0:
@@ -303,13 +319,43 @@ class Settings:
             values.update(configfile.read(Path(str(config)), fields))
             values["config"] = Path(str(config))
         for setting in dataclasses.fields(cls):
-            raw = env.get(ENV_PREFIX + setting.name.upper())
+            raw = env.get(env_name(setting))
             if raw is not None and raw != "" and setting.name != "judges":
                 values[setting.name] = _parse(setting.name, str(setting.type), raw)
         for name, value in (overrides or {}).items():
             if value is not None:
                 values[name] = value
         return cls(**values)  # type: ignore[arg-type]
+
+
+def cors_origins(value: str | Sequence[str]) -> tuple[str, ...]:
+    """Origins from a comma-separated string (a variable, one flag) or a sequence of them
+    (a repeated flag, the config file), each checked to be ``scheme://host[:port]``: a browser
+    sends exactly that in its ``Origin`` header, and an origin is compared as a whole. ``*`` is
+    refused: the gateway answers only the origins it was told."""
+    parts = [value] if isinstance(value, str) else list(value)
+    origins: list[str] = []
+    for part in parts:
+        for raw in str(part).split(","):
+            origin = raw.strip().removesuffix("/")
+            if not origin:
+                continue
+            parsed = urlsplit(origin)
+            if (
+                parsed.scheme not in ("http", "https")
+                or not parsed.netloc
+                or parsed.path
+                or parsed.query
+                or parsed.fragment
+                or "@" in parsed.netloc
+            ):
+                raise ValueError(
+                    f"CORS origin must be scheme://host[:port], e.g. https://example.com, "
+                    f"got {raw.strip()!r}"
+                )
+            if origin.lower() not in origins:
+                origins.append(origin.lower())
+    return tuple(origins)
 
 
 def _parse(name: str, kind: str, raw: str) -> object:

@@ -163,6 +163,7 @@ def test_openapi_needs_a_key_by_default(secured: ServerThread) -> None:
     )
     assert status == 200
     assert body["openapi"].startswith("3.")
+    assert body["security"] == [{"apiKey": []}, {"bearer": []}]  # no empty requirement: a key
 
 
 def test_openapi_can_be_opened(keys_file: Path) -> None:

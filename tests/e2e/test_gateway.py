@@ -157,6 +157,7 @@ def test_health_and_openapi(url: str) -> None:
     status, document, _ = request(url, "GET", "/openapi.json")
     assert status == 200
     assert "/v1beta1:evaluateInstances" in document["paths"]
+    assert document["security"][0] == {}  # a server without keys: calls need none
 
 
 def test_body_limit() -> None:

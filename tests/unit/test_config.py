@@ -162,3 +162,44 @@ def test_flag_beats_environment(argv: list[str], field: str, expected: Any) -> N
     args = vars(build_parser().parse_args(["serve", *argv]))
     del args["command"]
     assert getattr(Settings.load(args, env=env), field) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ({"env": {"EVALD_CORS_ORIGIN": "https://a.example"}}, ("https://a.example",)),
+        (
+            {"env": {"EVALD_CORS_ORIGIN": " https://a.example/, http://localhost:3000 "}},
+            ("https://a.example", "http://localhost:3000"),
+        ),
+        ({"flags": ["--cors-origin", "https://A.example"]}, ("https://a.example",)),
+        (
+            {"flags": ["--cors-origin", "https://a.example,https://b.example"]},
+            ("https://a.example", "https://b.example"),
+        ),
+        ({"env": {}}, ()),
+    ],
+)
+def test_cors_origins(source: dict[str, Any], expected: tuple[str, ...]) -> None:
+    flags: dict[str, Any] = {}
+    if "flags" in source:
+        parsed = vars(build_parser().parse_args(["serve", *source["flags"]]))
+        flags = {"cors_origins": parsed["cors_origins"]}
+    settings = Settings.load(flags, env=source.get("env", {}))
+    assert settings.cors_origins == expected
+
+
+def test_cors_origins_from_the_config_file(tmp_path: Path) -> None:
+    """A list (what a TOML array gives) is taken as it is."""
+    config = tmp_path / "evald.toml"
+    config.write_text('cors_origins = ["https://a.example", "http://127.0.0.1:8000"]\n')
+    settings = Settings.load({"config": config}, env={})
+    assert settings.cors_origins == ("https://a.example", "http://127.0.0.1:8000")
+
+
+@pytest.mark.parametrize(
+    "origin", ["*", "https://a.example/path", "a.example", "ftp://a.example", "https://u@a.example"]
+)
+def test_cors_origin_must_be_an_origin(origin: str) -> None:
+    with pytest.raises(ValueError, match="CORS origin must be scheme://host"):
+        Settings.load(env={"EVALD_CORS_ORIGIN": origin})

@@ -72,9 +72,11 @@ async def _start(
         max_json_values=4 * settings.max_instances + 1024,
         body_pause_seconds=settings.http_idle_seconds,
         native=native,
+        cors_origins=settings.cors_origins,
     )
     if guard is not None:  # keys checked from the headers, before a body is read
         gateway.authenticate = guard.authenticate
+        gateway.keys_required = guard.keys is not None
     context = tls_context(settings.tls_cert, settings.tls_key) if settings.tls else None
     if context is not None and settings.tls_client_ca is not None:
         # mTLS, as on the gRPC port: no client certificate signed by this CA, no handshake.

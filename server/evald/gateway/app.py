@@ -45,6 +45,12 @@ FORWARDED_HEADERS = (
     CACHE_METADATA_KEY,
 )
 """Request headers passed on as gRPC metadata (the rest are HTTP-only)."""
+CORS_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE"
+"""Methods a preflight may ask for: every method a route or a native API answers."""
+CORS_HEADERS = ", ".join(("content-type", "x-server-timeout", *FORWARDED_HEADERS))
+"""Request headers a page may send: the ones the gateway reads (keys, timeout, JSON)."""
+CORS_MAX_AGE = "600"
+"""Seconds a browser may reuse a preflight answer."""
 HEALTH_RPC = "/grpc.health.v1.Health/Check"
 """The gRPC method ``/healthz`` stands for when deciding whether it needs a key."""
 TIMEOUT_HEADER = "x-server-timeout"
@@ -90,8 +96,11 @@ class Gateway:
         max_json_values: int = DEFAULT_MAX_JSON_VALUES,
         body_pause_seconds: float = 15.0,
         native: Sequence[NativeApi] = (),
+        cors_origins: Sequence[str] = (),
     ) -> None:
         self.backend = backend
+        self.cors_origins = frozenset(origin.lower() for origin in cors_origins)
+        """Origins whose pages may call (``scheme://host[:port]``, lower case); none: no CORS."""
         self.native = list(native)
         self.routes = list(default_routes() if routes is None else routes)
         self._standard = routes is None
@@ -109,11 +118,24 @@ class Gateway:
         self.authenticate: Any = None
         """``(method, metadata) -> principal`` raising on bad credentials; checks ``/healthz``
         (RPCs are checked by the backend's interceptors)."""
+        self.keys_required = False
+        """Whether every call needs a key, as the OpenAPI document says (False also when the
+        gRPC server behind a forwarding gateway decides)."""
 
     async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         """Answer one HTTP request; never raises."""
         start = time.perf_counter()
-        response = await self._answer(request)
+        origin = self._allowed_origin(request)
+        response: web.StreamResponse
+        if origin is not None and _is_preflight(request):
+            # Before authentication: a browser sends a preflight without the key it will send.
+            response = _preflight(origin)
+        else:
+            response = await self._answer(request)
+            if origin is not None:
+                response.headers["Access-Control-Allow-Origin"] = origin
+        if self.cors_origins:  # the answer differs by Origin: caches must keep them apart
+            response.headers.add("Vary", "Origin")
         log.debug(
             "http request",
             extra={
@@ -126,6 +148,13 @@ class Gateway:
             },
         )
         return response
+
+    def _allowed_origin(self, request: web.BaseRequest) -> str | None:
+        """The request's ``Origin`` if pages from it may call, else None (no CORS headers)."""
+        origin = request.headers.get("Origin")
+        if origin is None or origin.lower() not in self.cors_origins:
+            return None
+        return origin
 
     async def _answer(self, request: web.BaseRequest) -> web.StreamResponse:
         path = request.rel_url.raw_path
@@ -289,7 +318,7 @@ class Gateway:
 
     def _openapi_document(self) -> bytes:
         if self._openapi is None:
-            document = openapi.document(self.routes)
+            document = openapi.document(self.routes, keys_required=self.keys_required)
             self._openapi = json.dumps(document, separators=(",", ":")).encode()
         return self._openapi
 
@@ -485,6 +514,25 @@ async def start(
     bound = runner.addresses[0][1]
     tls = ssl_context is not None
     return RunningGateway(gateway, runner, host, bound, tls, owns_backend, grace_seconds)
+
+
+def _is_preflight(request: web.BaseRequest) -> bool:
+    return request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
+
+
+def _preflight(origin: str) -> web.Response:
+    """The answer to a CORS preflight from an allowed origin: which methods and headers the
+    actual request may use. No ``Access-Control-Allow-Credentials``: keys travel in headers
+    the page sets, never in cookies or browser-held HTTP authentication."""
+    return web.Response(
+        status=204,
+        headers={
+            "Access-Control-Allow-Origin": origin,
+            "Access-Control-Allow-Methods": CORS_METHODS,
+            "Access-Control-Allow-Headers": CORS_HEADERS,
+            "Access-Control-Max-Age": CORS_MAX_AGE,
+        },
+    )
 
 
 def _error(code: int, message: str, http: int | None = None) -> web.Response:

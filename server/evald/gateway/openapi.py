@@ -4,11 +4,21 @@ Paths come from the http rules: a variable spanning several segments
 (``{location=projects/*/locations/*}``) is spelled out with one parameter per ``*``, named the
 way Google's discovery documents name them (``projectsId``, ``locationsId``). Schemas follow the
 proto3 JSON mapping (camelCase property names, 64-bit integers as strings, enums as names).
+
+Descriptions are the .proto files' comments (``evald_proto/comments.json``, written by
+``make proto``: generated Python carries no comments). A field is ``required`` when its comment
+starts with "Required.", the form Google's API protos give their ``field_behavior = REQUIRED``
+fields (the SDK's descriptors the Vertex messages are mirrored from do not keep that option);
+"Output only." marks ``readOnly`` ones the same way.
+The security schemes are the two ways a key is sent (:mod:`evald.ops.auth`).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
@@ -16,6 +26,25 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 import evald
 from evald.gateway.routes import Route
 from evald.gateway.template import Kind
+from evald.ops.auth import API_KEY_HEADER
+
+REQUIRED_MARK = "Required."
+"""How a field's comment starts when the API requires the field."""
+OUTPUT_ONLY_MARK = "Output only."
+"""How a field's comment starts when only the server sets it (``readOnly``)."""
+SECURITY_SCHEMES: dict[str, Any] = {
+    "apiKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": API_KEY_HEADER,
+        "description": "an API key of the server's keys file or EVALD_API_KEYS",
+    },
+    "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "the same API key, as 'authorization: Bearer <key>'",
+    },
+}
 
 _SCALARS: dict[int, dict[str, Any]] = {
     FieldDescriptor.TYPE_DOUBLE: {"type": "number", "format": "double"},
@@ -78,8 +107,17 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
-def document(routes: Sequence[Route]) -> dict[str, Any]:
-    """The OpenAPI 3.0 document of ``routes``."""
+@functools.cache
+def comments() -> dict[str, str]:
+    """The .proto comments by full name (of a message, field, enum, value, service, method)."""
+    text = resources.files("evald_proto").joinpath("comments.json").read_text(encoding="utf-8")
+    loaded: dict[str, str] = json.loads(text)
+    return loaded
+
+
+def document(routes: Sequence[Route], *, keys_required: bool = True) -> dict[str, Any]:
+    """The OpenAPI 3.0 document of ``routes``. Both ways of sending a key are documented; unless
+    ``keys_required`` (a server without keys), calling with none is documented too."""
     schemas: dict[str, Any] = {"google.protobuf.Any": _WELL_KNOWN["google.protobuf.Any"]}
     paths: dict[str, Any] = {}
     for route in routes:
@@ -106,6 +144,8 @@ def document(routes: Sequence[Route]) -> dict[str, Any]:
                 },
             },
         }
+        if comments().get(route.method.full_name):
+            operation["description"] = comments()[route.method.full_name]
         if route.body:
             body_schema = request_ref
             if route.body != "*":
@@ -117,7 +157,11 @@ def document(routes: Sequence[Route]) -> dict[str, Any]:
                 "content": {"application/json": {"schema": body_schema}},
             }
         paths.setdefault(path, {})[route.http_method.lower()] = operation
+    _unrequire_path_fields(routes, schemas)
     schemas["Error"] = ERROR_SCHEMA
+    security: list[dict[str, list[str]]] = [{name: []} for name in SECURITY_SCHEMES]
+    if not keys_required:
+        security.insert(0, {})  # an empty requirement: no key at all
     return {
         "openapi": "3.0.3",
         "info": {
@@ -126,7 +170,11 @@ def document(routes: Sequence[Route]) -> dict[str, Any]:
             "description": "Vertex AI EvaluationService-compatible HTTP/JSON API served by evald.",
         },
         "paths": paths,
-        "components": {"schemas": dict(sorted(schemas.items()))},
+        "security": security,
+        "components": {
+            "schemas": dict(sorted(schemas.items())),
+            "securitySchemes": SECURITY_SCHEMES,
+        },
     }
 
 
@@ -201,14 +249,57 @@ def _message_ref(message: Descriptor, schemas: dict[str, Any]) -> dict[str, Any]
     if message.full_name not in schemas:
         schemas[message.full_name] = {}  # placeholder first: messages may be recursive
         properties: dict[str, Any] = {}
+        required: list[str] = []
         for field in message.fields:
             schema = _field_schema(field, schemas)
+            comment = comments().get(field.full_name, "")
+            notes = [comment] if comment else []
             oneof = field.containing_oneof
             if oneof is not None and not oneof.name.startswith("_"):  # "_x": proto3 optional
-                schema = {**schema, "description": f"oneof {oneof.name}"}
+                notes.append(f"(oneof {oneof.name}: at most one of its fields is set)")
+            elif comment.startswith(REQUIRED_MARK):
+                required.append(field.json_name)
+            schema = _described(schema, "\n\n".join(notes))
+            if comment.startswith(OUTPUT_ONLY_MARK):
+                schema = {**schema, "readOnly": True}
             properties[field.json_name] = schema
-        schemas[message.full_name] = {"type": "object", "properties": properties}
+        described: dict[str, Any] = {"type": "object", "properties": properties}
+        if comments().get(message.full_name):
+            described["description"] = comments()[message.full_name]
+        if required:
+            described["required"] = required
+        schemas[message.full_name] = described
     return {"$ref": f"#/components/schemas/{message.full_name}"}
+
+
+def _unrequire_path_fields(routes: Sequence[Route], schemas: dict[str, Any]) -> None:
+    """Fields a URL fills (``location`` in ``/v1beta1/projects/p/locations/l:evaluateInstances``)
+    are not required in the body: a body without them is complete."""
+    for route in routes:
+        for variable in route.template.variables:
+            message: Descriptor | None = route.method.input_type
+            for name in variable.field_path.split("."):
+                if message is None or name not in message.fields_by_name:
+                    break
+                field = message.fields_by_name[name]
+                schema = schemas.get(message.full_name, {})
+                if field.json_name in schema.get("required", []):
+                    schema["required"].remove(field.json_name)
+                    if not schema["required"]:
+                        del schema["required"]
+                message = field.message_type
+
+
+def _described(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """``schema`` with ``description``; a reference is wrapped in ``allOf``, since OpenAPI 3.0
+    ignores the siblings of ``$ref``."""
+    if not description:
+        return schema
+    if "$ref" in schema:
+        return {"description": description, "allOf": [schema]}
+    if schema.get("description"):  # an enum's own note
+        description = f"{description}\n\n{schema['description']}"
+    return {**schema, "description": description}
 
 
 def _field_schema(field: FieldDescriptor, schemas: dict[str, Any]) -> dict[str, Any]:

@@ -66,6 +66,10 @@ def _convert(path: Path, name: str, kind: str, raw: Any) -> Any:
         if not isinstance(raw, (int, float)):
             raise wrong
         return float(raw)
+    if kind.startswith("tuple"):  # a list of strings (cors_origins), or one string
+        if isinstance(raw, str) or (isinstance(raw, list) and all(isinstance(x, str) for x in raw)):
+            return raw
+        raise wrong
     if kind.startswith("Mapping"):  # a table ([judges]): checked by what reads it
         if not isinstance(raw, dict):
             raise ValueError(f"config file {path}: {name} must be a table")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from evald.gateway import openapi
 from evald.gateway.routes import default_routes, routes_for
 
@@ -65,11 +66,21 @@ def test_schemas_follow_the_json_mapping() -> None:
     request = schemas["google.cloud.aiplatform.v1beta1.EvaluateInstancesRequest"]["properties"]
     assert "exactMatchInput" in request
     assert "exact_match_input" not in request
-    assert request["exactMatchInput"]["description"] == "oneof metric_inputs"
+    assert request["exactMatchInput"]["allOf"] == [
+        {"$ref": "#/components/schemas/google.cloud.aiplatform.v1beta1.ExactMatchInput"}
+    ]
+    assert request["exactMatchInput"]["description"].endswith(
+        "(oneof metric_inputs: at most one of its fields is set)"
+    )
     value = schemas["google.cloud.aiplatform.v1beta1.ExactMatchMetricValue"]["properties"]
-    assert value["score"] == {"type": "number", "format": "float"}
+    assert value["score"] == {
+        "type": "number",
+        "format": "float",
+        "description": "Output only. Exact match score.",
+        "readOnly": True,
+    }
     rouge = schemas["google.cloud.aiplatform.v1beta1.RougeSpec"]["properties"]
-    assert rouge["useStemmer"] == {"type": "boolean"}
+    assert rouge["useStemmer"]["type"] == "boolean"
     instances = schemas["google.cloud.aiplatform.v1beta1.BleuInput"]["properties"]["instances"]
     assert instances["type"] == "array"
     comet = schemas["google.cloud.aiplatform.v1beta1.CometSpec"]["properties"]["version"]
@@ -87,3 +98,64 @@ def test_wildcards_and_field_bodies() -> None:
     schema = patch["requestBody"]["content"]["application/json"]["schema"]
     assert schema == {"$ref": "#/components/schemas/test.things.v1.Thing"}
     assert "requestBody" not in doc["paths"]["/v1/things/{thingsId}"]["get"]
+
+
+def test_security_schemes_are_the_key_headers() -> None:
+    schemes = DOC["components"]["securitySchemes"]
+    assert schemes["apiKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "x-goog-api-key",
+        "description": schemes["apiKey"]["description"],
+    }
+    assert (schemes["bearer"]["type"], schemes["bearer"]["scheme"]) == ("http", "bearer")
+    assert DOC["security"] == [{"apiKey": []}, {"bearer": []}]
+    open_server = openapi.document(default_routes(), keys_required=False)
+    assert open_server["security"] == [{}, {"apiKey": []}, {"bearer": []}]
+
+
+@pytest.mark.parametrize(
+    ("message", "required"),
+    [
+        ("google.cloud.aiplatform.v1beta1.ExactMatchInput", ["metricSpec", "instances"]),
+        ("google.cloud.aiplatform.v1beta1.RougeInput", ["metricSpec", "instances"]),
+        ("google.cloud.aiplatform.v1.PointwiseMetricSpec", ["metricPromptTemplate"]),
+    ],
+)
+def test_required_fields_are_the_ones_the_api_marks(message: str, required: list[str]) -> None:
+    assert DOC["components"]["schemas"][message]["required"] == required
+
+
+def test_fields_the_url_fills_are_not_required_in_the_body() -> None:
+    """The API marks ``location`` required, but ``/v1beta1/projects/p/locations/l:...`` gives it:
+    the body (the whole request) is complete without it."""
+    schemas = DOC["components"]["schemas"]
+    request = schemas["google.cloud.aiplatform.v1beta1.EvaluateInstancesRequest"]
+    assert "location" not in request.get("required", [])
+    assert request["properties"]["location"]["description"].startswith("Required.")
+
+
+def test_every_required_field_is_a_property() -> None:
+    for name, schema in DOC["components"]["schemas"].items():
+        assert set(schema.get("required", [])) <= set(schema.get("properties", {})), name
+
+
+def test_descriptions_come_from_the_proto_comments() -> None:
+    schemas = DOC["components"]["schemas"]
+    request = schemas["google.cloud.aiplatform.v1beta1.EvaluateInstancesRequest"]
+    assert request["description"] == "Request message for EvaluationService.EvaluateInstances."
+    location = request["properties"]["location"]
+    assert location["type"] == "string"
+    assert location["description"].startswith("Required. The resource name of the Location")
+    rouge = schemas["google.cloud.aiplatform.v1beta1.RougeSpec"]["properties"]["rougeType"]
+    assert rouge["description"].startswith("Optional. Supported rouge types")
+    operation = DOC["paths"]["/v1beta1:evaluateInstances"]["post"]
+    assert operation["description"] == "Evaluates instances based on a given metric."
+    described = [s for s in schemas.values() if s.get("description")]
+    assert len(described) > len(schemas) * 3 // 4
+
+
+def test_the_document_is_valid_openapi() -> None:
+    from openapi_spec_validator import validate  # a dev dependency
+
+    validate(DOC)

@@ -7,11 +7,14 @@ import json
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from evald.config import Settings
+from evald.judges import config as judges_config
+from evald.ops.auth import read_keys_file
 
 from tests.support import serving
 
@@ -46,7 +49,9 @@ def test_dockerfile_is_multistage_slim_and_non_root() -> None:
     assert any(word == "HEALTHCHECK" for word, _ in runtime)
     assert any(word == "COPY" and args.startswith("--from=") for word, args in runtime)
     build = steps[:final]
-    assert any(word == "RUN" and "pip install ." in args for word, args in build)
+    # The three distributions in one pip command: evald's evald-proto and evald-client
+    # requirements are the local ones.
+    assert any(word == "RUN" and "pip install ./protos ./client . " in args for word, args in build)
     assert not any(word == "RUN" and "pip install" in args for word, args in runtime)
     entry = next(args for word, args in runtime if word == "ENTRYPOINT")
     assert entry == '["evald", "serve"]'
@@ -63,7 +68,13 @@ def test_compose_file() -> None:
     evald, judge = services["evald"], services["ollama"]
     assert evald["build"] == "."
     assert {p.split(":")[-1] for p in evald["ports"]} == {"50051", "8080", "9090"}
+    # Loopback only: publishing on every interface is a choice made in the file, not a default.
+    assert all(p.startswith("127.0.0.1:") for p in evald["ports"])
     env = evald["environment"]
+    # The key comes from the caller's environment, required (${VAR:?...}): none is committed.
+    assert re.fullmatch(r"\$\{EVALD_API_KEY:\?[^}$]+\}", env["EVALD_API_KEYS"])
+    assert "secrets" not in evald
+    assert "secrets" not in compose
     assert env["EVALD_JUDGE_BACKEND"] == "openai"
     assert env["EVALD_JUDGE_BASE_URL"].startswith("http://ollama:11434/")
     assert judge["image"].startswith("ollama/")
@@ -72,10 +83,13 @@ def test_compose_file() -> None:
     config = evald["command"][evald["command"].index("--config") + 1]
     mounts = {v.split(":")[1]: v.split(":")[0] for v in evald["volumes"]}
     assert (ROOT / mounts[config]).is_file()
-    keys_target = evald["secrets"][0]["target"]
     settings = Settings.load({"config": ROOT / mounts[config]}, env={})
-    assert settings.auth_keys_file == Path(keys_target)
-    assert (ROOT / compose["secrets"]["evald_keys"]["file"]).is_file()
+    assert settings.auth_keys_file is None  # keys from EVALD_API_KEYS
+
+
+def test_example_keys_file_holds_no_usable_key() -> None:
+    with pytest.raises(ValueError, match="sha256 must be 64 hex digits"):
+        read_keys_file(ROOT / "deploy" / "keys.example.toml")
 
 
 def load_k8s() -> dict[tuple[str, str], dict[str, Any]]:
@@ -123,6 +137,56 @@ def test_workloads(kind: str, name: str) -> None:
     # SIGTERM grace: Kubernetes must wait longer than evald lets in-flight calls run.
     settings = configmap_settings(docs)
     assert pod["terminationGracePeriodSeconds"] > settings.grace_seconds
+
+
+def secret_data(docs: dict[tuple[str, str], dict[str, Any]], name: str) -> dict[str, str]:
+    return dict(docs[("Secret", name)]["stringData"])
+
+
+@pytest.mark.parametrize(("kind", "name"), [("Deployment", "evald"), ("StatefulSet", "evald-jobs")])
+def test_judge_key_variable_comes_from_the_judge_secret(
+    kind: str, name: str, tmp_path: Path
+) -> None:
+    """The example judge config names its key by variable; the workload sets that variable
+    from the same secret, so the config loads with the environment the pod gets."""
+    docs = load_k8s()
+    (container,) = docs[(kind, name)]["spec"]["template"]["spec"]["containers"]
+    secrets = {n: secret_data(docs, n) for (k, n) in docs if k == "Secret"}
+    env: dict[str, str] = {}
+    for item in container["env"]:
+        if "value" in item:
+            env[item["name"]] = item["value"]
+        else:
+            ref = item["valueFrom"]["secretKeyRef"]
+            env[item["name"]] = secrets[ref["name"]][ref["key"]]
+    # The judge config is the file the judge secret is mounted as.
+    config = Path(env["EVALD_JUDGE_CONFIG"])
+    mount = next(m for m in container["volumeMounts"] if config.parent == Path(m["mountPath"]))
+    pod = docs[(kind, name)]["spec"]["template"]["spec"]
+    volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
+    judge_secret = secrets[volume["secret"]["secretName"]]
+    written = tmp_path / config.name
+    written.write_text(judge_secret[config.name], encoding="utf-8")
+    loaded = judges_config.load(written, None, env)
+    assert loaded is not None
+    judges = tomllib.loads(judge_secret[config.name])["judges"].values()
+    named = {judge.get("api_key_env") for judge in judges}
+    assert named - {None} <= env.keys()
+
+
+def test_workloads_run_the_image_kustomize_tags() -> None:
+    """One place sets the tag (kustomization.yaml), the version being released, which is the
+    tag the deployment docs build."""
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text(encoding="utf-8"))
+    (image,) = kustomization["images"]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert image["newTag"] == version["version"]
+    docs = load_k8s()
+    for kind, name in (("Deployment", "evald"), ("StatefulSet", "evald-jobs")):
+        (container,) = docs[(kind, name)]["spec"]["template"]["spec"]["containers"]
+        assert container["image"] == image["name"]
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    assert f"docker build -t {image['name']}:{image['newTag']} ." in operations
 
 
 def configmap_settings(docs: dict[tuple[str, str], dict[str, Any]]) -> Settings:
