@@ -125,7 +125,9 @@ def test_metrics_and_a_judge_rubric(
     aggregation = json.loads((tmp_path / "out" / "aggregation.json").read_text())
     assert aggregation["assertions"]["pass_rate"] == pytest.approx(2 / 3)
     assert [m["metric"] for m in aggregation["metrics"]] == ["bleu", "exact_match"]
-    assert (tmp_path / "out" / "report.html").exists()
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert '<section id="assertions">' in page
+    assert "&quot;Rome&quot; not found in the response" in page  # reasons are escaped
 
     assert evaluate(path, "--min-pass-rate", "0.6") == 0
 
@@ -146,6 +148,7 @@ def test_a_model_target(
             },
             "tests": [{"vars": row} for row in rows],
             "defaultTest": {"assert": [{"contains": "{{capital}}"}, {"starts-with": "It is"}]},
+            "metrics": ["exact_match"],
             "threshold": 0.5,
         },
     )
@@ -164,7 +167,15 @@ def test_a_model_target(
     assert first.messages[0] == {"role": "system", "content": "Be brief."}
     assert first.body["max_tokens"] == 8
 
-    model.fail(3, status=400)  # a client error: not retried
+    model.fail(1, status=400)  # a client error: not retried
+    assert evaluate(path) == 4  # one row has no response, and Spain's is wrong
+    found = results(path)
+    failed = next(r for r in found if "target_error" in r)
+    assert "400" in failed["target_error"]
+    assert failed["results"][0]["error"]["code"] == "UNAVAILABLE"
+    assert failed["assertions"][0]["reason"].startswith("target: ")
+
+    model.fail(3, status=400)
     assert evaluate(path) == 1
     assert "the target failed on every row" in capsys.readouterr().err
 
@@ -182,6 +193,10 @@ def test_invalid_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert evaluate(path, "--metric", "bleu") == 2
     assert "--metric: does not go with --eval-file" in capsys.readouterr().err
     assert main(["evaluate", "--min-pass-rate", "0.5"]) == 2
+    valid = write(tmp_path, {"tests": [{"vars": {"response": "a"}}], "metrics": ["bleu"]})
+    capsys.readouterr()
+    assert evaluate(valid, "--aggregation", "NOPE") == 2
+    assert capsys.readouterr().err.startswith("evald evaluate: unknown --aggregation")
 
 
 def test_through_a_server(server: ServerThread, tmp_path: Path) -> None:

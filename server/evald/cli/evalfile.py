@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import os
 import sys
@@ -44,6 +45,8 @@ from evald.cli.assertions import Assertion, Outcome, SpecError
 from evald.cli.progress import Progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_ASSERTIONS = 0, 1, 2, 4
+MAX_FAILED_SHOWN = 200
+"""Failed assertions listed in report.html (all are in results.jsonl)."""
 TOP_KEYS = (
     "description",
     "data",
@@ -344,15 +347,19 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         evals = load(args.eval_file)
-        metrics = _parse_metrics(evals.metrics, args.aggregation)
     except SpecError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from evald.cli.evaluate import RunFailed, UsageError, parse_metric
+
+    try:
+        metrics = [(text, parse_metric(text, args.aggregation)) for text in evals.metrics]
+    except UsageError as exc:  # the names are valid: an --aggregation is not
+        print(f"evald evaluate: {exc}", file=sys.stderr)
         return EXIT_USAGE
     scoring = argparse.Namespace(**vars(args))
     if not args.server and not args.local and evals.server:
         scoring.server = evals.server
-    from evald.cli.evaluate import RunFailed
-
     try:
         records = asyncio.run(_run(scoring, evals, metrics))
     except RunFailed as exc:
@@ -362,26 +369,19 @@ def run(args: argparse.Namespace) -> int:
     return _finish(args, evals, metrics, records, threshold)
 
 
-def _parse_metrics(texts: Sequence[str], aggregations: Sequence[str]) -> list[tuple[str, Any]]:
-    from evald.cli.evaluate import UsageError, parse_metric
-
-    try:
-        return [(text, parse_metric(text, aggregations)) for text in texts]
-    except UsageError as exc:
-        raise SpecError("--aggregation", str(exc).removeprefix("unknown --aggregation; ")) from None
-
-
 async def _run(
     args: argparse.Namespace, evals: EvalFile, metrics: list[tuple[str, Any]]
 ) -> list[dict[str, Any]]:
     """Every row's record: its results and its assertions' outcomes."""
     from evald.cli.evaluate import RunFailed, _evaluator
+    from evald.jobs.rows import metric_labels
 
-    generate = _Generator(evals.target) if evals.target is not None else None
     needs_scoring = bool(metrics) or any(
         a.type == "rubric" for test in evals.tests for a in test.assertions
     )
     evaluate, close = await _evaluator(args) if needs_scoring else (None, None)
+    generate = _Generator(evals.target) if evals.target is not None else None
+    labels = metric_labels([m for _, m in metrics])
     autorater = evals.judge.autorater_config() if evals.judge is not None else None
     tests = evals.tests
     records: list[dict[str, Any] | None] = [None] * len(tests)
@@ -401,7 +401,13 @@ async def _run(
                     evaluate, index, row, test.assertions, metrics, autorater
                 )
             else:
-                record = {"row": index, "input": row, "results": [], "target_error": problem}
+                # Every metric errs on a row without a response, as on a row it cannot score.
+                error = {"code": "UNAVAILABLE", "message": f"target: {problem}"}
+                results = [
+                    {"metric": label, "score": None, "explanation": None, "error": error}
+                    for label in labels
+                ]
+                record = {"row": index, "input": row, "results": results, "target_error": problem}
                 outcomes = [Outcome(False, f"target: {problem}") for _ in test.assertions]
             record["test"] = test.where
             if test.description is not None:
@@ -505,9 +511,10 @@ def _finish(
     args.output.mkdir(parents=True, exist_ok=True)
     outputs.write(str(args.output), [rows.dumps(r) for r in records], aggregation, None)
     title = f"evald report: {evals.description or evals.path.name}"
-    (args.output / "report.html").write_text(
-        report.html_report(title, aggregation, records), encoding="utf-8"
-    )
+    page = report.html_report(title, aggregation, records)
+    end = page.rindex("</body>")
+    page = page[:end] + _assertions_html(aggregation["assertions"], records) + "\n" + page[end:]
+    (args.output / "report.html").write_text(page, encoding="utf-8")
     if metrics:
         print(report.summary_table(aggregation) + "\n")
     tally = aggregation["assertions"]["by_assertion"]
@@ -533,6 +540,45 @@ def _finish(
     print(f"\nresults: {args.output / outputs.RESULTS_FILE}", file=sys.stderr)
     print(f"report:  {args.output / 'report.html'}", file=sys.stderr)
     return EXIT_OK if rate >= threshold else EXIT_ASSERTIONS
+
+
+def _assertions_html(summary: Mapping[str, Any], records: Sequence[dict[str, Any]]) -> str:
+    """The report's section on assertions: the pass rate, each assertion's count, and the
+    failed assertions with their reasons."""
+
+    def cell(value: Any) -> str:
+        text = str(value)
+        return html.escape(text if len(text) <= 300 else text[:300] + "…")
+
+    parts = [
+        '<section id="assertions"><h2>Assertions</h2>',
+        f"<p>pass rate {summary['pass_rate']:.1%} ({summary['rows_passed']}/{len(records)} "
+        f"rows), required {summary['threshold']:.1%}</p>",
+        "<table><tr><th>assertion</th><th>check</th><th>passed</th></tr>",
+    ]
+    for t in summary["by_assertion"]:
+        parts.append(
+            f"<tr><td>{cell(t['assertion'])}</td><td>{cell(t['label'])}</td>"
+            f'<td class="num">{t["passed"]}/{t["total"]}</td></tr>'
+        )
+    parts.append("</table>")
+    failed = [(r, o) for r in records for o in r["assertions"] if not o["passed"]]
+    if failed:
+        parts.append(
+            "<h3>Failed</h3><table><tr><th>row</th><th>test</th><th>assertion</th>"
+            "<th>reason</th></tr>"
+        )
+        for record, outcome in failed[:MAX_FAILED_SHOWN]:
+            parts.append(
+                f'<tr class="err"><td class="num">{record["row"]}</td>'
+                f"<td>{cell(record['test'])}</td><td>{cell(outcome['assertion'])}</td>"
+                f"<td>{cell(outcome['reason'])}</td></tr>"
+            )
+        parts.append("</table>")
+        if len(failed) > MAX_FAILED_SHOWN:
+            parts.append(f"<p>… and {len(failed) - MAX_FAILED_SHOWN} more (see results.jsonl)</p>")
+    parts.append("</section>")
+    return "\n".join(parts)
 
 
 def _tally(evals: EvalFile, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

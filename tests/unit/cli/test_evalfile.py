@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from evald.cli import assertions, evalfile
 from evald.cli.assertions import Assertion, SpecError
+from evald.cli.evaluate import parse_metric
 
 HERE = Path("/nowhere/evals.yaml")  # no data file is read unless a case names one
 ROW = {"response": "a"}
@@ -258,7 +259,7 @@ async def test_rubrics_reach_the_judge_as_a_variable() -> None:
     checks = assertions.parse_list(
         [{"metric": "bleu", "threshold": 0.2}, {"rubric": 'Says {"ok": true} to {{name}}'}], "a"
     )
-    metrics = [("bleu", evalfile._parse_metrics(["bleu"], [])[0][1])]
+    metrics = [("bleu", parse_metric("bleu"))]
     row = {"response": "r", "name": "Ann"}
     record, outcomes = await assertions.check_row(evaluate, 7, row, checks, metrics)
     assert [o.passed for o in outcomes] == [True, True]
