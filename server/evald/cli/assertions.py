@@ -350,7 +350,7 @@ async def check_row(
             failed[i] = Outcome(False, str(exc))
             continue
         rubric_index[i] = len(judged)
-        judged.append(rubric_metric(len(judged), "prompt" in row))
+        judged.append(rubric_metric(len(judged), row.get("prompt") is not None))
     results: list[dict[str, Any]] = []
     if metrics or judged:
         labels = rows.metric_labels([m for _, m in metrics])

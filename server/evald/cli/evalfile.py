@@ -530,10 +530,13 @@ def _finish(
     for record in records:
         for outcome in record["assertions"]:
             if not outcome["passed"] and shown < 10:
+                # A row's own assertion's path names the row already: tests[2].assert[0].
+                where = outcome["assertion"]
+                if not where.startswith(record["test"] + "."):
+                    where = f"{record['test']} {where}"
                 description = f" ({record['description']})" if "description" in record else ""
                 print(
-                    f"FAIL {record['test']}{description} {outcome['assertion']} "
-                    f"{outcome['type']}: {outcome['reason']}",
+                    f"FAIL {where}{description} {outcome['type']}: {outcome['reason']}",
                     file=sys.stderr,
                 )
                 shown += 1

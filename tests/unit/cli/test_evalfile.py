@@ -276,5 +276,21 @@ async def test_rubrics_reach_the_judge_as_a_variable() -> None:
     assert "{prompt}" not in template  # the row has none
 
 
-def test_assertion_objects_are_plain_values() -> None:
-    assert assertions.parse({"not-contains": "x"}, "w") == Assertion("contains", "x", "w", True)
+FORMS: list[tuple[dict[str, Any], Assertion]] = [
+    # (written form, what it means)
+    ({"not-contains": "x"}, Assertion("contains", "x", "w", negate=True)),
+    ({"type": "not-contains", "value": "x"}, Assertion("contains", "x", "w", negate=True)),
+    ({"equals": 4.5}, Assertion("equals", "4.5", "w")),
+    ({"is-json": None}, Assertion("is-json", None, "w")),
+    ({"type": "is-json", "value": ["a"]}, Assertion("is-json", ("a",), "w")),
+    ({"metric": "bleu", "threshold": 0.3}, Assertion("metric", "bleu", "w", threshold=0.3)),
+    ({"type": "metric", "value": "bleu", "max": 1}, Assertion("metric", "bleu", "w", maximum=1)),
+    ({"rubric": "polite"}, Assertion("rubric", "polite", "w", threshold=0.5)),
+    ({"llm-rubric": "polite", "threshold": 0.8}, Assertion("rubric", "polite", "w", threshold=0.8)),
+    ({"regex": "{{pattern}}"}, Assertion("regex", "{{pattern}}", "w")),  # compiled when checked
+]
+
+
+@pytest.mark.parametrize(("raw", "meant"), FORMS)
+def test_assertion_forms(raw: dict[str, Any], meant: Assertion) -> None:
+    assert assertions.parse(raw, "w") == meant
