@@ -54,6 +54,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--data", type=Path, help="dataset file: .jsonl, .json (array) or .csv")
     parser.add_argument(
+        "-c",
+        "--eval-file",
+        type=Path,
+        metavar="FILE",
+        help="run an eval file (YAML or JSON: rows, metrics, judge, target and per-row "
+        "assertions; see docs/eval-files.md) instead of --metric and --data; exit 4 when the "
+        "pass rate is below its threshold",
+    )
+    parser.add_argument(
+        "--min-pass-rate",
+        type=float,
+        metavar="RATE",
+        help="with --eval-file: the share of rows whose assertions all pass that is required "
+        "(0 to 1; default the file's threshold, else 1)",
+    )
+    parser.add_argument(
         "--nemo-config",
         type=Path,
         metavar="JOB.json",
@@ -186,6 +202,10 @@ def parse_thresholds(values: Sequence[str], labels: Sequence[str]) -> dict[str, 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``evald evaluate``; returns the exit code."""
 
+    if args.eval_file is not None or args.min_pass_rate is not None:
+        from evald.cli import evalfile
+
+        return evalfile.run(args)
     if args.nemo_config is not None and args.algorithm:
         print("evald evaluate: give --nemo-config or --algorithm, not both", file=sys.stderr)
         return EXIT_USAGE
