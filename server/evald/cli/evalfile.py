@@ -2,8 +2,8 @@
 judge, optionally a model target that writes the responses, and per-row assertions; the run
 scores every row, checks its assertions and exits on the pass rate.
 
-The file is YAML (``.yaml``/``.yml``, read with PyYAML when it is installed) or JSON (``.json``,
-always). Top-level keys, all optional but for some rows::
+The file is YAML (``.yaml``/``.yml``) or JSON (``.json``). Top-level keys, all optional but
+for some rows::
 
     description: text
     data: rows.jsonl              # a dataset file (.jsonl, .json, .csv), relative to this file
@@ -144,7 +144,7 @@ def load(path: Path) -> EvalFile:
 
 
 def read(path: Path) -> Any:
-    """The file's document: JSON for ``.json``, else YAML (PyYAML must be installed)."""
+    """The file's document: JSON for ``.json``, else YAML."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -154,12 +154,8 @@ def read(path: Path) -> Any:
             return json.loads(text)
         except ValueError as exc:
             raise SpecError("file", f"not valid JSON: {exc}") from None
-    try:
-        import yaml
-    except ImportError:
-        raise SpecError(
-            "file", "reading YAML needs PyYAML (pip install pyyaml), or write the file as .json"
-        ) from None
+    import yaml  # only eval files need it: not loaded for other commands
+
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
