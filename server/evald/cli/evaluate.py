@@ -269,7 +269,9 @@ def _input_choice(text: str, entry: catalog_names.Entry, argument: str, metric: 
         raise UsageError(f"--metric {text}: parameters must be a JSON object")
     kind = "pairwise_metric_spec" if entry.pairwise else "pointwise_metric_spec"
     getattr(metric, kind).SetInParent()
-    metric.metadata.title = entry.name
+    # Named as rouge is: rouge_input:rougeL, so two rouge types can be told apart.
+    typed = entry.entry_point == "rouge_input" and spec.rouge_type
+    metric.metadata.title = f"{entry.name}:{spec.rouge_type}" if typed else entry.name
     options = {"input": entry.entry_point, **catalog_names.spec_dict(spec)}
     return Choice(metric, entry.entry_point, spec, entry.needs_judge, options)
 
@@ -529,10 +531,10 @@ async def _score(
     data: list[dict[str, Any]],
 ) -> list[dict[str, Any]]:
 
-    evaluate, close = await _evaluator(args)
+    # Drawn before the metrics (or the channel) are ready: the terminal is never left blank.
+    progress = None if args.quiet else Progress(len(data))
     autorater = autorater_config(args)
     results: list[dict[str, Any] | None] = [None] * len(data)
-    progress = None if args.quiet else Progress(len(data))
     pending = iter(range(len(data)))
     done = failed = 0
 
@@ -547,9 +549,12 @@ async def _score(
                 progress.update(done, failed)
 
     try:
-        await asyncio.gather(*(worker() for _ in range(args.concurrency)))
+        evaluate, close = await _evaluator(args)
+        try:
+            await asyncio.gather(*(worker() for _ in range(args.concurrency)))
+        finally:
+            await close()
     finally:
-        await close()
         if progress is not None:
             progress.close()
     return [r for r in results if r is not None]

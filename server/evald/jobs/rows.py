@@ -74,14 +74,24 @@ def _error_json(status: Any) -> dict[str, Any]:
 def float32_value(value: float) -> float:
     """The shortest decimal that reads back as the same float32 as ``value``: a score from a
     ``float`` field reads 0.8, not 0.800000011920929 (the float32 widened to a double)."""
-    if not math.isfinite(value):
+    single = _single(value)
+    if single is None or not math.isfinite(single):
         return value
-    single = struct.unpack("<f", struct.pack("<f", value))[0]
     for digits in range(1, 10):  # 9 significant digits always round-trip a float32
         text = f"{single:.{digits}g}"
-        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == single:
+        if _single(float(text)) == single:
             return float(text)
-    return float(single)
+    return single
+
+
+def _single(value: float) -> float | None:
+    """``value`` as the nearest float32, or None when it is beyond the float32 range (a
+    rounded text near the largest float32 can be)."""
+    try:
+        found: float = struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:
+        return None
+    return found
 
 
 def result_json(label: str, result: Any) -> dict[str, Any]:
