@@ -17,6 +17,7 @@ from evald.cli import main
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 
 from tests.e2e.test_judge_metrics import answer
+from tests.e2e.test_rubrics import smart
 from tests.fakes.judge_config import MODELS, configure
 from tests.fakes.judge_server import FakeJudge, running
 from tests.support import ServerThread, serving, stub
@@ -341,13 +342,28 @@ def test_judge_metrics_legacy_inputs_and_templates(
     assert aggregation["run"]["metrics"][0] == {"metric": "fluency", "input": "fluency_input"}
 
 
-def test_named_judge_metric_by_vertex_name(judged: FakeJudge, tmp_path: Path) -> None:
+def test_named_judge_metrics(
+    judged: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(judged, "default", smart)  # writes rubrics, critiques, verdicts
     data = write_rows(tmp_path / "rows.jsonl")
     args = ["evaluate", "--quiet", "--data", str(data), "--output", str(tmp_path / "o")]
-    assert main([*args, "--metric", "vertex/safety_v1", "--max-error-rate", "1"]) == 0
+    assert main([*args, "--metric", "vertex/general_quality_v1", "--metric", "safety_v1"]) == 0
+    records = [json.loads(x) for x in (tmp_path / "o/results.jsonl").read_text().splitlines()]
+    quality = [record["results"][0]["score"] for record in records]
+    assert quality == [pytest.approx(2 / 3)] * len(ROWS)  # 2 of the 3 generated rubrics met
+    assert [record["results"][1]["score"] for record in records] == [1.0] * len(ROWS)
     aggregation = json.loads((tmp_path / "o/aggregation.json").read_text())
-    assert aggregation["metrics"][0]["metric"] == "safety_v1"
-    assert judged.calls  # reached the judge
+    assert [m["metric"] for m in aggregation["metrics"]] == ["general_quality_v1", "safety_v1"]
+
+
+def test_judge_metric_on_a_server_without_a_judge_fails_the_run(
+    server: ServerThread, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert evaluate(tmp_path, "--quiet", "--server", server.address, "--metric", "fluency") == 1
+    err = capsys.readouterr().err
+    assert "4 x FAILED_PRECONDITION [fluency] first row 0: " in err
+    assert "every row of fluency failed" in err
 
 
 USAGE_CASES = [
