@@ -481,3 +481,21 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.startswith("evald ")
+
+
+def test_metrics_of_metric_modules_in_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("EVALD_METRIC_MODULES", "tests.unit.metrics.plugin_metric")
+    assert main(["metrics", "list"]) == 0
+    assert "example/length_ratio" in capsys.readouterr().out
+    data = tmp_path / "rows.jsonl"
+    data.write_text(json.dumps({"response": "abcdef", "reference": "abcd"}) + "\n")
+    out = tmp_path / "o"
+    args = ["evaluate", "--quiet", "--data", str(data), "--output", str(out)]
+    assert main([*args, "--metric", "example/length_ratio"]) == 0
+    assert '"score":1.5' in (out / "results.jsonl").read_text()
+    monkeypatch.setenv("EVALD_METRIC_MODULES", "no_such_module_here")
+    assert main(["metrics", "list"]) == 2
+    assert main([*args, "--metric", "bleu"]) == 2
+    assert "no_such_module_here" in capsys.readouterr().err

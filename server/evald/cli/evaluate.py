@@ -227,17 +227,20 @@ def _json_object(text: str, argument: str) -> dict[str, Any]:
     return value
 
 
-def parse_metric(text: str, aggregations: Sequence[str] = (), server: bool = False) -> Choice:
-    """The metric a ``--metric`` value names; UsageError if it names none. Through a server, a
-    ``family/name`` the catalog lacks is sent as is (the server may load metric modules)."""
+def parse_metric(
+    text: str, aggregations: Sequence[str] = (), server: bool = False, catalog: Any = None
+) -> Choice:
+    """The metric a ``--metric`` value names in ``catalog`` (default: evald's metrics);
+    UsageError if it names none. Through a server, a ``family/name`` the catalog lacks is sent
+    as is (the server may load metric modules)."""
     name, _, argument = text.partition(":")
     metric = m.Metric()
     metric.aggregation_metrics.extend(_aggregations(aggregations))
-    entry = catalog_names.lookup(name)
+    entry = catalog_names.lookup(name, catalog)
     if entry is None and server and "/" in name and not name.startswith("vertex/"):
         entry = catalog_names.Entry(name, "predefined_metric_spec", False)
     if entry is None:
-        raise UsageError(_unknown(name))
+        raise UsageError(_unknown(name, catalog))
     if entry.entry_point == "predefined_metric_spec":
         metric.predefined_metric_spec.metric_spec_name = entry.name
         params = _json_object(text, argument) if argument else {}
@@ -276,8 +279,8 @@ def _input_choice(text: str, entry: catalog_names.Entry, argument: str, metric: 
     return Choice(metric, entry.entry_point, spec, entry.needs_judge, options)
 
 
-def _unknown(name: str) -> str:
-    known = [entry.name for entry in catalog_names.entries()]
+def _unknown(name: str, catalog: Any) -> str:
+    known = [entry.name for entry in catalog_names.entries(catalog)]
     close = difflib.get_close_matches(name.removeprefix("vertex/"), known, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     return f"unknown metric {name!r}: {hint}see `evald metrics list` for every name"
@@ -368,7 +371,10 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.judge_config is not None and args.server:
             raise UsageError("--judge-config is for scoring in this process; a server has its own")
-        choices = [parse_metric(text, args.aggregation, bool(args.server)) for text in args.metric]
+        catalog = None if args.server else local_catalog(args)
+        choices = [
+            parse_metric(text, args.aggregation, bool(args.server), catalog) for text in args.metric
+        ]
         choices += [parse_template(value, args.aggregation) for value in args.metric_template]
         labels = rows.metric_labels([choice.metric for choice in choices])
         thresholds = parse_thresholds(args.fail_under, labels)
@@ -377,7 +383,6 @@ def run(args: argparse.Namespace) -> int:
         except EvalError as exc:
             raise UsageError(f"--data {args.data}: {exc.message}") from None
         if not args.server:
-            local_settings(args)  # a bad EVALD_* setting is reported before anything runs
             check_judge(args, choices, labels)
     except UsageError as exc:
         print(f"evald evaluate: {exc}", file=sys.stderr)
@@ -488,6 +493,17 @@ def local_settings(args: argparse.Namespace) -> Any:
         return Settings.load({"judge_config": args.judge_config})
     except ValueError as exc:
         raise UsageError(f"settings: {exc}") from None
+
+
+def local_catalog(args: argparse.Namespace) -> Any:
+    """The metrics of scoring in this process: evald's and those of ``metric_modules``."""
+    from evald.metrics.catalog import Catalog, builtin
+
+    modules = local_settings(args).metric_module_names()
+    try:
+        return Catalog.discover(modules) if modules else builtin()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def autorater_config(args: argparse.Namespace) -> Any:

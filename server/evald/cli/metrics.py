@@ -160,6 +160,16 @@ def lookup(name: str, catalog: Catalog | None = None) -> Entry | None:
     return None
 
 
+def configured_catalog() -> Catalog:
+    """The catalog a server (or an in-process run) with this environment's settings has:
+    evald's metrics and those of ``metric_modules`` (``EVALD_METRIC_MODULES`` or the
+    ``EVALD_CONFIG`` file). ValueError when a setting or a metric module is bad."""
+    from evald.config import Settings
+
+    modules = Settings.load().metric_module_names()
+    return Catalog.discover(modules) if modules else builtin()
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The subcommands of ``evald metrics``."""
     commands = parser.add_subparsers(dest="metrics_command", required=True)
@@ -169,14 +179,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Every metric evald evaluate --metric reaches: its entry point on the wire, "
         "whether it calls a judge, its parameters (named metrics: metric_spec_parameters, as "
         'NAME:{"key": value}; legacy inputs: their metric_spec fields, the same way) and, '
-        "for legacy inputs, the row columns it reads. Exit codes: 0 done, 2 bad usage.",
+        "for legacy inputs, the row columns it reads; with the metrics of metric_modules "
+        "(EVALD_METRIC_MODULES). Exit codes: 0 done, 2 bad usage.",
     )
     listing.add_argument("--json", action="store_true", help="one JSON array")
 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``evald metrics``; returns the exit code."""
-    found = entries()
+    try:
+        found = entries(configured_catalog())
+    except ValueError as exc:
+        print(f"evald metrics: {exc}", file=sys.stderr)
+        return 2
     names = {entry.name: entry.entry_point for entry in found}
     if args.json:
         print(json.dumps([entry.to_json() for entry in found], indent=2, ensure_ascii=False))
