@@ -1,4 +1,5 @@
-"""The ``evald`` command: ``serve``, ``gateway``, ``evaluate``, ``jobs`` and ``models``.
+"""The ``evald`` command: ``serve``, ``gateway``, ``evaluate``, ``metrics``, ``jobs`` and
+``models``; ``evald --version`` prints the installed version.
 
 The flags of ``serve`` (and the ones ``gateway`` shares) are generated from
 :class:`evald.config.Settings`: each setting's help text and default are written once, where the
@@ -14,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evald.cli import evaluate, jobs, models
+from evald.cli import evaluate, jobs, metrics, models
+from evald.cli.version import evald_version
 from evald.config import Settings
 
 SERVE_HELP = (
@@ -28,6 +30,7 @@ GATEWAY_SETTINGS = ("tls_cert", "tls_key", "max_message_bytes", "grace_seconds",
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``evald`` and its subcommands."""
     parser = argparse.ArgumentParser(prog="evald", description="LLM evaluation server")
+    parser.add_argument("--version", action="version", version=f"evald {evald_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="run the gRPC server", description=SERVE_HELP)
@@ -51,8 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
             "evaluate",
             help="score a dataset file and write a summary and an HTML report",
             description="Score every row of a dataset with the given metrics, in this process "
-            "or through a server. Exit codes: 0 done, 1 run failed, 2 bad usage, "
-            "3 a --fail-under threshold was not met.",
+            "or through a server (evald metrics list shows every metric). In this process, "
+            "judge metrics use the judge config a server reads: --judge-config "
+            "(EVALD_JUDGE_CONFIG), else EVALD_JUDGE_BACKEND, EVALD_JUDGE_MODEL, "
+            "EVALD_JUDGE_API_KEY... (docs/judges.md). " + evaluate.EXIT_CODES_HELP,
+        )
+    )
+    metrics.add_arguments(
+        commands.add_parser(
+            "metrics",
+            help="list every metric evald evaluate --metric reaches",
+            description="The metrics of the catalog, by the names --metric takes. Exit codes: "
+            "0 done, 2 bad usage.",
         )
     )
     jobs.add_arguments(
@@ -116,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _gateway(args)
     if args.command == "models":
         return models.run(args)
+    if args.command == "metrics":
+        return metrics.run(args)
     return int((evaluate if args.command == "evaluate" else jobs).run(args))
 
 

@@ -1,18 +1,30 @@
-"""What ``evald evaluate`` shows: a plain-text summary table and a self-contained HTML report
-(no scripts, no external files: per-metric histograms as inline SVG, worst rows, errors)."""
+"""What ``evald evaluate`` shows: a plain-text summary table, the errors grouped by message, and
+a self-contained HTML report (no scripts, no external files: the run's metadata, per-metric
+histograms as inline SVG, worst rows, errors grouped by message)."""
 
 from __future__ import annotations
 
 import html
 import json
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
+REPORT_FILE = "report.html"
 BINS = 20
 WORST_ROWS = 10
 MAX_ERRORS = 200
 CELL_CHARS = 300
+FIRST_ROWS = 5
+"""Rows listed per error message."""
+TEXT_COLUMNS = ("prompt", "response", "reference")
+MAX_EXTRA_COLUMNS = 6
+"""Other dataset columns (``id``...) shown in the row tables, first seen first."""
+SHOWN_AGGREGATIONS = ("AVERAGE", "STANDARD_DEVIATION", "MINIMUM", "MEDIAN", "MAXIMUM")
+"""Aggregations the summary always shows (AVERAGE as the mean)."""
+HEADER = ("metric", "count", "errors", "mean", "95% CI", "std", "min", "median", "max")
+_ROW_PATH = re.compile(r"rows\[\d+\]")
 
 
 def _fmt(value: float | None) -> str:
@@ -20,11 +32,13 @@ def _fmt(value: float | None) -> str:
 
 
 def summary_table(aggregation: dict[str, Any]) -> str:
-    """One line per metric: count, errors, mean, 95% CI, std, min, median, max."""
-    header = ("metric", "count", "errors", "mean", "95% CI", "std", "min", "median", "max")
+    """One line per metric: count, errors, mean, 95% CI, std, min, median, max, then each
+    other requested ``--aggregation``."""
+    extra = extra_aggregations(aggregation)
+    header = (*HEADER, *(aggregation_header(name) for name in extra))
     rows: list[tuple[str, ...]] = [header]
     for name, m in summary_lines(aggregation):
-        rows.append((name, *_cells(m)))
+        rows.append((name, *_cells(m, extra)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = [
         "  ".join(
@@ -37,6 +51,21 @@ def summary_table(aggregation: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def extra_aggregations(aggregation: dict[str, Any]) -> list[str]:
+    """Requested aggregations the fixed columns do not show (PERCENTILE_P90...), in order."""
+    found: list[str] = []
+    for m in aggregation["metrics"]:
+        for name in m.get("requested", []):
+            if name not in SHOWN_AGGREGATIONS and name not in found:
+                found.append(name)
+    return found
+
+
+def aggregation_header(name: str) -> str:
+    """``PERCENTILE_P90`` -> ``p90``, ``MODE`` -> ``mode``."""
+    return name.removeprefix("PERCENTILE_").lower()
+
+
 def summary_lines(aggregation: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """Each metric's summary, followed by its summary per category (``metric [category=x]``)."""
     lines = []
@@ -47,7 +76,7 @@ def summary_lines(aggregation: dict[str, Any]) -> list[tuple[str, dict[str, Any]
     return lines
 
 
-def _cells(m: dict[str, Any]) -> tuple[str, ...]:
+def _cells(m: dict[str, Any], extra: Sequence[str] = ()) -> tuple[str, ...]:
     a, ci = m["aggregations"], m["ci95"]
     return (
         str(m["count"]),
@@ -58,6 +87,7 @@ def _cells(m: dict[str, Any]) -> tuple[str, ...]:
         _fmt(a["MINIMUM"]),
         _fmt(a["MEDIAN"]),
         _fmt(a["MAXIMUM"]),
+        *(_fmt(a.get(name)) for name in extra),
     )
 
 
@@ -76,29 +106,49 @@ def histogram(values: Sequence[float], bins: int = BINS) -> tuple[float, float, 
 
 
 def svg_histogram(values: Sequence[float], title: str) -> str:
-    """An inline SVG bar chart of the score distribution."""
+    """An inline SVG bar chart of the score distribution: score on the x axis (ticks at the
+    quarters), rows on the y axis, each bar's count above it."""
     low, high, counts = histogram(values)
-    width, height, pad = 480, 160, 24
+    width, height, left, pad = 520, 160, 44, 28
     top = max(max(counts), 1)
-    bar = (width - 2 * pad) / len(counts)
+    bar = (width - left - pad) / len(counts)
+    base = pad + height
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="hist" width="{width}" '
-        f'height="{height + 2 * pad}" role="img" aria-label="{html.escape(title)}">',
-        f'<line x1="{pad}" y1="{pad + height}" x2="{width - pad}" y2="{pad + height}" '
-        'stroke="#555"/>',
+        f'height="{height + 3 * pad}" role="img" aria-label="{html.escape(title)}">',
+        f'<line x1="{left}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="#555"/>',
+        f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{base}" stroke="#555"/>',
     ]
+    for count in sorted({0, top // 2, top}):  # y ticks
+        y = base - count / top * height
+        parts.append(
+            f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{count}</text>'
+        )
+    for i in range(5):  # x ticks at the quarters of the range
+        x = left + i / 4 * (width - left - pad)
+        value = low + i / 4 * (high - low)
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{base}" x2="{x:.1f}" y2="{base + 4}" stroke="#555"/>'
+            f'<text x="{x:.1f}" y="{base + 16}" font-size="11" text-anchor="middle">'
+            f"{_fmt(value)}</text>"
+        )
     for i, count in enumerate(counts):
         h = count / top * height
-        x = pad + i * bar
+        x = left + i * bar
         parts.append(
-            f'<rect x="{x:.1f}" y="{pad + height - h:.1f}" width="{bar - 1:.1f}" '
+            f'<rect x="{x:.1f}" y="{base - h:.1f}" width="{bar - 1:.1f}" '
             f'height="{h:.1f}" fill="#3b6ea8"><title>{count}</title></rect>'
         )
+        if count:
+            parts.append(
+                f'<text class="count" x="{x + bar / 2:.1f}" y="{base - h - 3:.1f}" '
+                f'font-size="10" text-anchor="middle">{count}</text>'
+            )
     parts.append(
-        f'<text x="{pad}" y="{height + 2 * pad - 4}" font-size="11">{_fmt(low)}</text>'
-        f'<text x="{width - pad}" y="{height + 2 * pad - 4}" font-size="11" '
-        f'text-anchor="end">{_fmt(high)}</text>'
-        f'<text x="{pad}" y="{pad - 8}" font-size="11">max bin: {top} rows</text></svg>'
+        f'<text x="{(left + width - pad) / 2:.1f}" y="{base + 34}" font-size="11" '
+        'text-anchor="middle">score</text>'
+        f'<text x="12" y="{pad + height / 2:.1f}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 12 {pad + height / 2:.1f})">rows</text></svg>'
     )
     return "".join(parts)
 
@@ -108,6 +158,58 @@ def _cell(value: Any) -> str:
     if len(text) > CELL_CHARS:
         text = text[:CELL_CHARS] + "…"
     return html.escape(text)
+
+
+def error_groups(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Errors grouped by code and message (row numbers in a message read ``rows[i]``), most
+    frequent first: ``{"code", "message", "count", "metrics", "first_rows"}``; ``count``
+    counts a row once per metric that erred on it."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in records:
+        for result in record["results"]:
+            error = result["error"]
+            if error is None:
+                continue
+            message = _ROW_PATH.sub("rows[i]", str(error["message"]))
+            group = groups.setdefault(
+                (str(error["code"]), message),
+                {"code": error["code"], "message": message, "count": 0, "metrics": [],
+                 "first_rows": []},
+            )  # fmt: skip
+            group["count"] += 1
+            if result["metric"] not in group["metrics"]:
+                group["metrics"].append(result["metric"])
+            rows = group["first_rows"]
+            if len(rows) < FIRST_ROWS and record["row"] not in rows:
+                rows.append(record["row"])
+    return sorted(groups.values(), key=lambda g: (-g["count"], g["first_rows"][0]))
+
+
+def error_text(groups: Sequence[dict[str, Any]]) -> str:
+    """The grouped errors for the terminal, one line per message."""
+    total = sum(group["count"] for group in groups)
+    lines = [f"errors: {total} ({len(groups)} distinct)"]
+    for group in groups:
+        message = group["message"]
+        if len(message) > CELL_CHARS:
+            message = message[:CELL_CHARS] + "…"
+        lines.append(
+            f"  {group['count']} x {group['code']} [{', '.join(group['metrics'])}] "
+            f"first row {group['first_rows'][0]}: {message}"
+        )
+    return "\n".join(lines)
+
+
+def extra_columns(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Dataset columns besides prompt, response and reference (``id`` first), first seen
+    first, at most :data:`MAX_EXTRA_COLUMNS`."""
+    found: list[str] = []
+    for record in records:
+        for column in record["input"]:
+            if column not in TEXT_COLUMNS and column not in found:
+                found.append(column)
+    found.sort(key=lambda column: column != "id")  # stable: the rest keep their order
+    return found[:MAX_EXTRA_COLUMNS]
 
 
 CSS = """
@@ -120,35 +222,63 @@ section{margin-bottom:2em} .err{color:#a00}
 
 
 def html_report(title: str, aggregation: dict[str, Any], records: Sequence[dict[str, Any]]) -> str:
-    """The whole report as one HTML document."""
+    """The whole report as one HTML document; ``aggregation["run"]``, when present, is the
+    run's metadata (see :func:`evald.cli.evaluate.run_metadata`)."""
+    extra = extra_aggregations(aggregation)
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f'<p id="rows">{aggregation["rows"]} rows, {aggregation["rows_failed"]} with errors</p>',
-        '<h2>Summary</h2><table id="summary"><tr>'
-        + "".join(
-            f"<th>{h}</th>"
-            for h in ("metric", "count", "errors", "mean", "95% CI", "std", "min", "median", "max")
-        )
-        + "</tr>",
     ]
+    if aggregation.get("run"):
+        out.append(_run_section(aggregation["run"], aggregation["rows"]))
+    out.append(
+        '<h2>Summary</h2><table id="summary"><tr>'
+        + "".join(f"<th>{h}</th>" for h in (*HEADER, *map(aggregation_header, extra)))
+        + "</tr>"
+    )
     for name, m in summary_lines(aggregation):
         out.append(
             f"<tr><td>{html.escape(name)}</td>"
-            + "".join(f'<td class="num">{html.escape(c)}</td>' for c in _cells(m))
+            + "".join(f'<td class="num">{html.escape(c)}</td>' for c in _cells(m, extra))
             + "</tr>"
         )
     out.append("</table>")
+    columns = extra_columns(records)
     for i, m in enumerate(aggregation["metrics"]):
-        out.append(_metric_section(i, m, records))
+        out.append(_metric_section(i, m, records, columns))
     out.append(_errors_section(records))
     out.append("</body></html>")
     return "\n".join(out)
 
 
-def _metric_section(i: int, metric: dict[str, Any], records: Sequence[dict[str, Any]]) -> str:
+def _run_section(run: dict[str, Any], rows: int) -> str:
+    facts = [
+        ("date", run.get("date")),
+        ("evald version", run.get("evald_version")),
+        ("scored", run.get("where")),
+        ("data", run.get("data")),
+        ("rows", rows),
+        ("duration", run.get("duration")),
+        ("judge", run.get("judge") or "as configured"),
+        ("aggregations", ", ".join(run.get("aggregations") or []) or "default"),
+    ]
+    parts = ['<section id="run"><h2>Run</h2><table>']
+    parts += [f"<tr><th>{name}</th><td>{_cell(value)}</td></tr>" for name, value in facts]
+    parts.append("</table><table><tr><th>metric</th><th>options</th></tr>")
+    for metric in run.get("metrics", []):
+        options = {k: v for k, v in metric.items() if k != "metric"}
+        shown = json.dumps(options, ensure_ascii=False) if options else ""
+        parts.append(f"<tr><td>{_cell(metric['metric'])}</td><td>{_cell(shown)}</td></tr>")
+    parts.append("</table></section>")
+    return "\n".join(parts)
+
+
+def _metric_section(
+    i: int, metric: dict[str, Any], records: Sequence[dict[str, Any]], columns: Sequence[str]
+) -> str:
     name = metric["metric"]
     scored = [
         (r["results"][i]["score"], r) for r in records if r["results"][i]["score"] is not None
@@ -170,17 +300,17 @@ def _metric_section(i: int, metric: dict[str, Any], records: Sequence[dict[str, 
     if extra:
         parts.append(f"<pre>{html.escape(json.dumps(extra, indent=2))}</pre>")
     worst = sorted(scored, key=lambda pair: (pair[0], pair[1]["row"]))[:WORST_ROWS]
+    headers = ("row", "score", *columns, *TEXT_COLUMNS, "explanation")
     parts.append(
-        '<h3>Worst rows</h3><table class="worst"><tr><th>row</th><th>score</th>'
-        "<th>prompt</th><th>response</th><th>reference</th><th>explanation</th></tr>"
+        '<h3>Worst rows</h3><table class="worst"><tr>'
+        + "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+        + "</tr>"
     )
     for score, record in worst:
         row = record["input"]
         parts.append(
             f'<tr><td class="num">{record["row"]}</td><td class="num">{_fmt(score)}</td>'
-            + "".join(
-                f"<td>{_cell(row.get(k, ''))}</td>" for k in ("prompt", "response", "reference")
-            )
+            + "".join(f"<td>{_cell(row.get(k, ''))}</td>" for k in (*columns, *TEXT_COLUMNS))
             + f"<td>{_cell(record['results'][i]['explanation'] or '')}</td></tr>"
         )
     parts.append("</table></section>")
@@ -188,24 +318,24 @@ def _metric_section(i: int, metric: dict[str, Any], records: Sequence[dict[str, 
 
 
 def _errors_section(records: Sequence[dict[str, Any]]) -> str:
-    errors = [
-        (record["row"], result)
-        for record in records
-        for result in record["results"]
-        if result["error"] is not None
-    ]
-    parts = [f'<section id="errors"><h2>Errors ({len(errors)})</h2>']
-    if errors:
-        parts.append("<table><tr><th>row</th><th>metric</th><th>code</th><th>message</th></tr>")
-        for row, result in errors[:MAX_ERRORS]:
-            error = result["error"]
+    groups = error_groups(records)
+    total = sum(group["count"] for group in groups)
+    parts = [f'<section id="errors"><h2>Errors ({total})</h2>']
+    if groups:
+        parts.append(
+            "<table><tr><th>count</th><th>code</th><th>message</th><th>metrics</th>"
+            "<th>first rows</th></tr>"
+        )
+        for group in groups[:MAX_ERRORS]:
+            first = ", ".join(str(row) for row in group["first_rows"])
             parts.append(
-                f'<tr class="err"><td class="num">{row}</td><td>{_cell(result["metric"])}</td>'
-                f"<td>{_cell(error['code'])}</td><td>{_cell(error['message'])}</td></tr>"
+                f'<tr class="err"><td class="num">{group["count"]}</td>'
+                f"<td>{_cell(group['code'])}</td><td>{_cell(group['message'])}</td>"
+                f"<td>{_cell(', '.join(group['metrics']))}</td><td>{first}</td></tr>"
             )
         parts.append("</table>")
-        if len(errors) > MAX_ERRORS:
-            parts.append(f"<p>… and {len(errors) - MAX_ERRORS} more (see results.jsonl)</p>")
+        if len(groups) > MAX_ERRORS:
+            parts.append(f"<p>… and {len(groups) - MAX_ERRORS} more messages (results.jsonl)</p>")
     else:
         parts.append("<p>No errors.</p>")
     parts.append("</section>")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -275,11 +275,17 @@ def write_files(
         return
     path.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=path, prefix=f".{name}.", delete=False
-        ) as handle:
-            handle.write(text)
-        Path(handle.name).replace(path / name)
+        # Created like any other file (mode 0666 less the umask), not with tempfile's 0600: the
+        # outputs are read by whoever reads the directory, and every file gets the same mode.
+        partial = path / f".{name}.{secrets.token_hex(8)}"
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with open(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            partial.replace(path / name)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
 
 
 def _upload(directory: str, files: dict[str, str]) -> None:

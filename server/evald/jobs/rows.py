@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
 from google.rpc import code_pb2
 
 from evald import api
@@ -69,11 +71,37 @@ def _error_json(status: Any) -> dict[str, Any]:
     return {"code": code_pb2.Code.Name(status.code), "message": status.message}
 
 
+def float32_value(value: float) -> float:
+    """The shortest decimal that reads back as the same float32 as ``value``: a score from a
+    ``float`` field reads 0.8, not 0.800000011920929 (the float32 widened to a double)."""
+    single = _single(value)
+    if single is None or not math.isfinite(single):
+        return value
+    for digits in range(1, 10):  # 9 significant digits always round-trip a float32
+        text = f"{single:.{digits}g}"
+        if _single(float(text)) == single:
+            return float(text)
+    return single
+
+
+def _single(value: float) -> float | None:
+    """``value`` as the nearest float32, or None when it is beyond the float32 range (a
+    rounded text near the largest float32 can be)."""
+    try:
+        found: float = struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:
+        return None
+    return found
+
+
 def result_json(label: str, result: Any) -> dict[str, Any]:
     """One ``MetricResult`` as JSON: the score is null when the metric errored, and when it
-    scored NaN (JSON has no NaN; the summaries count such a row under ``nan``)."""
+    scored NaN (JSON has no NaN; the summaries count such a row under ``nan``). A score from a
+    float32 field is written as the shortest decimal of that float32."""
     errored = result.HasField("error") and result.error.code != 0
     score = float(result.score)
+    if result.DESCRIPTOR.fields_by_name["score"].type == FieldDescriptor.TYPE_FLOAT:
+        score = float32_value(score)
     item: dict[str, Any] = {
         "metric": label,
         "score": None if errored or math.isnan(score) else score,
@@ -105,19 +133,25 @@ async def score_row(
         if len(results) != len(labels):
             raise RuntimeError(f"{len(results)} results for {len(labels)} metrics")
         record["results"] = [result_json(lbl, r) for lbl, r in zip(labels, results, strict=True)]
-    except EvalError as exc:
-        error = _error_json(exc.to_status())
-        record["results"] = [_errored(lbl, error) for lbl in labels]
     except Exception as exc:  # a remote failure or a bug: the row errs, the job goes on
-        status = getattr(exc, "status", None)
-        error = _error_json(status if status is not None else internal_status())
-        if status is None and hasattr(exc, "code") and hasattr(exc, "details"):
-            error = {"code": exc.code().name, "message": exc.details() or ""}
-        record["results"] = [_errored(lbl, error) for lbl in labels]
+        error = error_json(exc)
+        record["results"] = [errored_result(lbl, error) for lbl in labels]
     return record
 
 
-def _errored(label: str, error: dict[str, Any]) -> dict[str, Any]:
+def error_json(exc: Exception) -> dict[str, Any]:
+    """The ``{"code", "message"}`` of a failed call: an EvalError (in-process), a gRPC error
+    (through a server), else an internal error (a bug: its text is not shown)."""
+    if isinstance(exc, EvalError):
+        return _error_json(exc.to_status())
+    status = getattr(exc, "status", None)
+    if status is None and hasattr(exc, "code") and hasattr(exc, "details"):
+        return {"code": exc.code().name, "message": exc.details() or ""}
+    return _error_json(status if status is not None else internal_status())
+
+
+def errored_result(label: str, error: dict[str, Any]) -> dict[str, Any]:
+    """The result of a metric that erred on a row."""
     return {"metric": label, "score": None, "explanation": None, "error": error}
 
 

@@ -45,3 +45,15 @@ def test_gateway_takes_the_http_settings() -> None:
 
 def test_the_client_and_the_server_name_the_same_default_location() -> None:
     assert evald_client.DEFAULT_LOCATION == api.DEFAULT_LOCATION
+
+
+@pytest.mark.parametrize(
+    "shown",
+    ["Exit codes: 0 done", "4 reserved", "EVALD_JUDGE_BACKEND", "--max-error-rate", "--judge"],
+)
+def test_evaluate_help_says_how_it_ends_and_where_judges_come_from(
+    shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["evaluate", "--help"])
+    assert shown in " ".join(capsys.readouterr().out.split())

@@ -9,6 +9,7 @@ DATASET_SCORES, CATEGORY_SCORES), copied as data.
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import pytest
@@ -176,3 +177,15 @@ def test_a_category_reads_labels_with_the_whole_dataset_references() -> None:
     [summary] = outputs.summaries([metric], [record(i, r, 1.0) for i, r in enumerate(rows)])
     assert summary.categories is not None
     assert summary.categories["b"].dataset_scores["classification_accuracy_score"] == 0.0
+
+
+def test_outputs_are_created_as_the_umask_says(tmp_path: Any) -> None:
+    previous = os.umask(0o022)
+    try:
+        outputs.write(str(tmp_path), ["{}"], {"rows": 1}, None)
+        os.umask(0o027)
+        outputs.write_files(str(tmp_path), {"report.html": "<p>"}, None)
+    finally:
+        os.umask(previous)
+    modes = {path.name: path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
+    assert modes == {"results.jsonl": 0o644, "aggregation.json": 0o644, "report.html": 0o640}
