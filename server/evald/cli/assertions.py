@@ -327,8 +327,8 @@ async def check_row(
     metrics: Sequence[tuple[str, Any]],
     autorater_config: Any = None,
 ) -> tuple[dict[str, Any], list[Outcome]]:
-    """Score ``row`` with ``metrics`` (``--metric`` text and ``Metric``) and the judge metric of
-    each rubric assertion in one request, then check every assertion. Returns the row's
+    """Score ``row`` with ``metrics`` (``--metric`` text and its parsed ``Choice``) and the
+    judge metric of each rubric assertion, then check every assertion. Returns the row's
     result record (``results`` holds the ``metrics``' results only) and the outcomes.
 
     ``evaluate`` answers an ``EvaluateInstancesRequest`` (see :func:`evald.jobs.rows.score_row`);
@@ -353,11 +353,13 @@ async def check_row(
         judged.append(rubric_metric(len(judged), row.get("prompt") is not None))
     results: list[dict[str, Any]] = []
     if metrics or judged:
-        labels = rows.metric_labels([m for _, m in metrics])
+        from evald.cli.evaluate import Choice, score_row
+
+        choices = [choice for _, choice in metrics]
+        choices += [Choice(metric, needs_judge=True) for metric in judged]
+        labels = rows.metric_labels([choice.metric for _, choice in metrics])
         labels += [f"rubric#{n + 1}" for n in range(len(judged))]
-        record = await rows.score_row(
-            evaluate, [*(m for _, m in metrics), *judged], labels, index, scored, autorater_config
-        )
+        record = await score_row(evaluate, choices, labels, index, scored, autorater_config)
         results = record["results"]
     record = {"row": index, "input": dict(row), "results": results[: len(metrics)]}
     outcomes = []

@@ -349,7 +349,8 @@ def run(args: argparse.Namespace) -> int:
     from evald.cli.evaluate import RunFailed, UsageError, parse_metric
 
     try:
-        metrics = [(text, parse_metric(text, args.aggregation)) for text in evals.metrics]
+        server = bool(args.server or (evals.server and not args.local))
+        metrics = [(text, parse_metric(text, args.aggregation, server)) for text in evals.metrics]
     except UsageError as exc:  # the names are valid: an --aggregation is not
         print(f"evald evaluate: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -377,7 +378,7 @@ async def _run(
     )
     evaluate, close = await _evaluator(args) if needs_scoring else (None, None)
     generate = _Generator(evals.target) if evals.target is not None else None
-    labels = metric_labels([m for _, m in metrics])
+    labels = metric_labels([choice.metric for _, choice in metrics])
     autorater = evals.judge.autorater_config() if evals.judge is not None else None
     tests = evals.tests
     records: list[dict[str, Any] | None] = [None] * len(tests)
@@ -493,7 +494,7 @@ def _finish(
     """Write the outputs, print the summary; the exit code."""
     from evald.jobs import outputs, rows
 
-    found = outputs.summaries([m for _, m in metrics], records)
+    found = outputs.summaries([choice.metric for _, choice in metrics], records)
     errored = sum(1 for r in records if rows.failed(r))
     aggregation = outputs.aggregation_json(found, len(records), errored)
     passed = sum(1 for r in records if r["passed"])

@@ -213,7 +213,7 @@ class Evald:
     ) -> list[dict[str, Any]]:
         """Each row's result of ``metric`` (its text, and ``parsed``, its ``Metric``):
         ``score``, ``explanation``, ``error``."""
-        from evald.jobs import rows as scoring
+        from evald.cli.evaluate import score_row
 
         evaluate = await self._evaluator()
         labels = [metric]
@@ -222,9 +222,7 @@ class Evald:
 
         async def one(index: int, row: Mapping[str, Any]) -> dict[str, Any]:
             async with limit:
-                record = await scoring.score_row(
-                    evaluate, [parsed], labels, index, dict(row), autorater
-                )
+                record = await score_row(evaluate, [parsed], labels, index, dict(row), autorater)
             return dict(record["results"][0])
 
         return list(await asyncio.gather(*(one(i, row) for i, row in enumerate(rows))))
