@@ -66,7 +66,7 @@ class Settings:
     cors_origins: tuple[str, ...] = setting(
         (),
         "let web pages from this origin (scheme://host[:port]) call the HTTP gateway (CORS); "
-        "several origins separated by commas",
+        "repeatable, or several origins separated by commas",
         flag="--cors-origin",
         group="http",
         env="EVALD_CORS_ORIGIN",

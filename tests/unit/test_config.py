@@ -177,6 +177,10 @@ def test_flag_beats_environment(argv: list[str], field: str, expected: Any) -> N
             {"flags": ["--cors-origin", "https://a.example,https://b.example"]},
             ("https://a.example", "https://b.example"),
         ),
+        (
+            {"flags": ["--cors-origin", "https://a.example", "--cors-origin", "http://b.example"]},
+            ("https://a.example", "http://b.example"),
+        ),
         ({"env": {}}, ()),
     ],
 )

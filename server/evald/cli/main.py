@@ -105,6 +105,8 @@ def add_setting_flags(command: argparse.ArgumentParser, names: Iterable[str]) ->
             options["action"] = argparse.BooleanOptionalAction
         elif kind.startswith(("int", "float", "Path")):
             options["type"] = {"int": int, "float": float, "Path": Path}[kind.split(" ")[0]]
+        elif kind.startswith("tuple"):  # repeatable; unset stays None
+            options["action"] = "append"
         command.add_argument(flag or "--" + name.replace("_", "-"), **options)
 
 
