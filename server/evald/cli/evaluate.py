@@ -51,12 +51,12 @@ from evald.errors import EvalError, InvalidArgument
 from evald.jobs import outputs, rows, sources
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_THRESHOLD, EXIT_ASSERTIONS = 0, 1, 2, 3, 4
-"""EXIT_ASSERTIONS is reserved for eval files whose assertions fall below their pass rate."""
+"""EXIT_ASSERTIONS: an eval file's rows passed their assertions below its pass rate."""
 EXIT_CODES_HELP = (
     "Exit codes: 0 done; 1 the run failed (server unreachable, every row of a metric errored, "
     "or more rows errored than --max-error-rate allows); 2 bad usage (flags, metric names, "
     "data file, a judge metric without a judge); 3 a --fail-under threshold was not met; "
-    "4 reserved (eval file assertions below their pass rate)."
+    "4 an eval file's assertions passed below its pass rate (-c)."
 )
 DEFAULT_OUTPUT = Path("evald-results")
 PAIRWISE_PLACEHOLDERS = ("{baseline_model_response}", "{baseline_response}")
