@@ -49,7 +49,7 @@ def test_the_client_and_the_server_name_the_same_default_location() -> None:
 
 @pytest.mark.parametrize(
     "shown",
-    ["Exit codes: 0 done", "4 reserved", "EVALD_JUDGE_BACKEND", "--max-error-rate", "--judge"],
+    ["Exit codes: 0 done", "4 an eval file", "EVALD_JUDGE_BACKEND", "--max-error-rate", "--judge"],
 )
 def test_evaluate_help_says_how_it_ends_and_where_judges_come_from(
     shown: str, capsys: pytest.CaptureFixture[str]
