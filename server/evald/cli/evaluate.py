@@ -21,10 +21,11 @@ from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as services
 from google.protobuf import json_format
 
+from evald.cli import judge_usage as usage_report
 from evald.cli import report
 from evald.cli.progress import Progress
 from evald.errors import EvalError
-from evald.jobs import outputs, rows, sources
+from evald.jobs import judge_usage, outputs, rows, sources
 from evald.metrics.catalog import builtin
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_THRESHOLD = 0, 1, 2, 3
@@ -233,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
     found = outputs.summaries(metrics, records)
     failed = sum(1 for r in records if rows.failed(r))
     aggregation = outputs.aggregation_json(found, len(records), failed)
+    aggregation.update(judge_usage.section(records))
     args.output.mkdir(parents=True, exist_ok=True)
     outputs.write(str(args.output), [rows.dumps(r) for r in records], aggregation, None)
     title = f"evald report: {args.data.name}"
@@ -240,6 +242,8 @@ def run(args: argparse.Namespace) -> int:
         report.html_report(title, aggregation, records), encoding="utf-8"
     )
     print(report.summary_table(aggregation))
+    for line in usage_report.summary_lines(aggregation):
+        print(line)
     print(f"\nresults: {args.output / outputs.RESULTS_FILE}", file=sys.stderr)
     print(f"report:  {args.output / 'report.html'}", file=sys.stderr)
     code = EXIT_OK
@@ -298,7 +302,9 @@ async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
         stub: Any = services.EvaluationServiceStub(channel)  # type: ignore[no-untyped-call]
 
         async def remote(request: Any) -> Any:
-            return await stub.EvaluateInstances(request, timeout=600)
+            return await usage_report.call_reporting_usage(
+                stub.EvaluateInstances, request, timeout=600
+            )
 
         async def close_channel() -> None:
             await channel.close(None)

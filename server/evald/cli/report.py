@@ -9,6 +9,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from evald.cli import judge_usage
+
 BINS = 20
 WORST_ROWS = 10
 MAX_ERRORS = 200
@@ -141,6 +143,7 @@ def html_report(title: str, aggregation: dict[str, Any], records: Sequence[dict[
             + "</tr>"
         )
     out.append("</table>")
+    out.append(judge_usage.html_section(aggregation))
     for i, m in enumerate(aggregation["metrics"]):
         out.append(_metric_section(i, m, records))
     out.append(_errors_section(records))
