@@ -4,14 +4,17 @@ the real SDKs of both backends."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import grpc
 import pytest
 from evald.cli import main
+from evald.gateway import Gateway, GrpcBackend, start
 from evald.judges.usage import HEADER, TRAILER
 from google.longrunning import operations_proto_pb2 as lro
 from google.protobuf import duration_pb2, json_format
@@ -161,6 +164,29 @@ def test_http_header_cache_hits_and_calls_without_usage(
     assert computed[0] == 200
     assert HEADER not in computed[2]
     assert len(fake.calls) == 1
+
+
+def test_a_forwarding_gateway_passes_the_trailer_on_as_a_header(
+    server: ServerThread, fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url)
+
+    async def forwarded() -> tuple[int, str | None]:
+        running = await start(Gateway(GrpcBackend(server.address)), "127.0.0.1", 0)
+        try:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(running.url + PATH, json=pointwise_body()) as reply,
+            ):
+                return reply.status, reply.headers.get(HEADER)
+        finally:
+            await running.stop(0)
+            await running.gateway.backend.close()
+
+    status, header = asyncio.run(forwarded())
+    assert status == 200
+    assert header is not None
+    assert json.loads(header)["judges"] == {"fake": counts(calls=1, tin=11, tout=5)}
 
 
 class _Any:

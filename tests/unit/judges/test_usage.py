@@ -4,10 +4,12 @@ tasks, per judge and per metric)."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace as Obj
 from typing import Any
 
 import pytest
 from evald.judges import usage
+from evald.judges.backends import gemini, openai_compat
 from evald.judges.base import JudgeTimeout, Reply, Tokens, TransientError
 from evald.judges.usage import CACHED, UNKNOWN, Tally, Usage
 
@@ -116,3 +118,14 @@ def test_trailing_metadata_is_read_leniently() -> None:
     assert usage.from_metadata(((usage.TRAILER, "{not json"),)) is None
     assert usage.from_metadata(((usage.TRAILER, '{"calls": -3}'),)) is None
     assert usage.from_metadata(((usage.TRAILER, '{"calls": 1, "metrics": []}'),)) is None
+
+
+def test_what_each_backend_reads_from_a_response() -> None:
+    thinking = Obj(prompt_token_count=9, candidates_token_count=4, thoughts_token_count=6)
+    assert gemini._tokens(Obj(usage_metadata=thinking)) == Tokens(9, 10)
+    assert gemini._tokens(Obj(usage_metadata=Obj(prompt_token_count=9))) == Tokens(9, 0)
+    assert gemini._tokens(Obj(usage_metadata=None)) is None
+    reported = Obj(prompt_tokens=12, completion_tokens=7)
+    assert openai_compat._tokens(Obj(usage=reported)) == Tokens(12, 7)
+    assert openai_compat._tokens(Obj(usage=None)) is None
+    assert openai_compat._tokens("a body that is not a completion") is None
