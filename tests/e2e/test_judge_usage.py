@@ -166,6 +166,23 @@ def test_http_header_cache_hits_and_calls_without_usage(
     assert len(fake.calls) == 1
 
 
+def test_rubric_generation_reports_its_call(
+    server: ServerThread, fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    configure(monkeypatch, tmp_path, fake.url)
+    rubrics = {"rubrics": [{"description": "Is it short?", "type": "CONTENT"}]}
+    fake.script(Reply(json.dumps(rubrics), usage=Usage(7, 9)))
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "Name a river."}]}],
+        "rubric_generation_spec": {"prompt_template": "Write checks for: {prompt}"},
+    }
+    message = json_format.ParseDict(body, m.GenerateInstanceRubricsRequest())
+    with grpc.insecure_channel(server.address) as channel:
+        response, call = stub(channel).GenerateInstanceRubrics.with_call(message)
+    assert len(response.generated_rubrics) == 1
+    assert trailer(call.trailing_metadata())["judges"] == {"fake": counts(calls=1, tin=7, tout=9)}
+
+
 def test_a_forwarding_gateway_passes_the_trailer_on_as_a_header(
     server: ServerThread, fake: FakeJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
