@@ -3,8 +3,10 @@
 A row's record carries what its request cost (:func:`annotate`): ``judge_usage`` on the record
 (the whole request) and on each metric result that called a judge (that metric's share), each a
 :class:`~evald.judges.usage.Usage` as JSON, present only when a judge call was made or looked
-up. Stored with the row, so the sums of a job resumed after a restart are exact: rows scored
-before it keep what they cost, and no row is scored (or counted) twice.
+up. A record without its own ``judge_usage`` (one assembled from several requests, each result
+annotated with :func:`annotate_result`) costs the sum of its results'. Stored with the row, so
+the sums of a job resumed after a restart are exact: rows scored before it keep what they cost,
+and no row is scored (or counted) twice.
 """
 
 from __future__ import annotations
@@ -29,19 +31,25 @@ def annotate(record: dict[str, Any], tally: Tally) -> None:
             result[KEY] = share.to_json()
 
 
+def annotate_result(result: dict[str, Any], tally: Tally) -> None:
+    """Add the usage of a request that scored one metric alone to that metric's ``result``."""
+    if not tally.total.empty:
+        result[KEY] = tally.total.to_json()
+
+
 def total(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """``{"total": usage, "metrics": {label: usage}}`` over the row ``records`` (metrics that
     called no judge left out); None when no row called a judge."""
     overall = Usage()
     metrics: dict[str, Usage] = {}
     for record in records:
-        if KEY not in record:
-            continue
-        overall += Usage.from_json(record[KEY])
+        shares = Usage()
         for result in record["results"]:
             if KEY in result:
-                label = str(result["metric"])
-                metrics[label] = metrics.get(label, Usage()) + Usage.from_json(result[KEY])
+                label, share = str(result["metric"]), Usage.from_json(result[KEY])
+                metrics[label] = metrics.get(label, Usage()) + share
+                shares += share
+        overall += Usage.from_json(record[KEY]) if KEY in record else shares
     if overall.empty:
         return None
     return {

@@ -47,6 +47,18 @@ def test_a_row_records_its_usage_and_each_metrics_share() -> None:
     }
 
 
+def test_a_record_of_several_requests_costs_the_sum_of_its_results() -> None:
+    alone = Tally()
+    alone.add(Usage.of_call(Tokens(4, 2)), "j")
+    results: list[dict[str, Any]] = [{"metric": "a"}, {"metric": "b"}]
+    judge_usage.annotate_result(results[1], alone)
+    judge_usage.annotate_result(results[0], Tally())  # a computed metric
+    assert judge_usage.total([{"row": 0, "results": results}]) == {
+        "total": Usage.of_call(Tokens(4, 2)).to_json(),
+        "metrics": {"b": Usage.of_call(Tokens(4, 2)).to_json()},
+    }
+
+
 def test_a_resumed_job_sums_the_rows_scored_before_and_after_the_restart(
     tmp_path: Path,
 ) -> None:
