@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 CACHE_METADATA_KEY = "x-evald-judge-cache"
 """Request metadata (gRPC) / header (HTTP): ``off`` makes this request skip the judge cache."""
 _OFF = ("off", "0", "no")
+USAGE_TRAILER = "evald-judge-usage"
+"""Trailing metadata (gRPC) of a request that made or looked up judge calls: their usage as
+compact JSON (:class:`evald.judges.usage.Tally`)."""
+USAGE_HEADER = "x-evald-judge-usage"
+"""The same JSON as an HTTP response header of the gateway."""
 
 
 @dataclass(frozen=True)

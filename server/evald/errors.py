@@ -173,5 +173,10 @@ def status_from(
 
 
 async def abort(context: grpc.aio.ServicerContext[Any, Any], status: Any) -> None:
-    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``."""
-    await context.abort(grpc_code(status.code), status.message, trailing_metadata=trailer(status))
+    """End the call with a google.rpc.Status, details in ``grpc-status-details-bin``, after the
+    trailing metadata the handler set (abort's own would replace it: a failed request's judge
+    usage must still reach the caller)."""
+    kept = tuple(context.trailing_metadata() or ())
+    await context.abort(
+        grpc_code(status.code), status.message, trailing_metadata=(*kept, *trailer(status))
+    )

@@ -24,6 +24,7 @@ from google.protobuf import json_format
 from evald import api
 from evald.call import Call
 from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
+from evald.judges import usage
 from evald.metrics.base import Outcome
 from evald.metrics.catalog import Catalog
 from evald.metrics.computed.base import ComputedMetric
@@ -85,7 +86,9 @@ class MetricApi:
 
     async def _one(self, metric: Any, instance: InstanceView, call: Call, path: str) -> Any:
         try:
-            outcome = await self.outcome(metric, instance, call, path)
+            # Each metric runs in a task of its own (gather), so the part is this metric's.
+            with usage.part(path.split(".")[0]):
+                outcome = await self.outcome(metric, instance, call, path)
         except EvalError as exc:
             return _failed(exc)
         except Exception:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import grpc
@@ -16,6 +16,7 @@ import grpc
 from evald import api, instance_rubrics, rpc
 from evald.call import Call, Services
 from evald.errors import InvalidArgument, Unimplemented
+from evald.judges import usage
 from evald.metric_api import MetricApi
 from evald.metrics.catalog import PENDING
 from evald.ops import tracing
@@ -103,6 +104,17 @@ class Evaluator:
         return which, 1
 
 
+async def reporting_usage(context: grpc.aio.ServicerContext[Any, Any], work: Awaitable[Any]) -> Any:
+    """The result of ``work``, its judge usage in the call's trailing metadata
+    (:data:`evald.judges.usage.TRAILER`) when it made or looked up any judge call."""
+    with usage.collect() as tally:
+        try:
+            return await work
+        finally:  # a failed request may have cost tokens too (abort keeps the trailer)
+            if not tally.total.empty:
+                context.set_trailing_metadata(((usage.TRAILER, tally.encode()),))
+
+
 class GrpcEvaluationService:
     """gRPC glue: every EvaluationService method of every API version, through the one call
     skeleton (:mod:`evald.rpc`)."""
@@ -156,7 +168,7 @@ class GrpcEvaluationService:
             call = evaluator.call_for(
                 request, context.time_remaining(), context.invocation_metadata() or ()
             )
-            return await evaluator.dispatch(request, which, call)
+            return await reporting_usage(context, evaluator.dispatch(request, which, call))
 
         async def serve(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             if not tracing.enabled():
@@ -192,7 +204,9 @@ class GrpcEvaluationService:
             call = evaluator.call_for(
                 request, context.time_remaining(), context.invocation_metadata() or ()
             )
-            return await evaluator.generate_instance_rubrics(request, call)
+            return await reporting_usage(
+                context, evaluator.generate_instance_rubrics(request, call)
+            )
 
         async def serve(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             if not tracing.enabled():

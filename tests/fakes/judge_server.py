@@ -8,7 +8,9 @@
 
 Answers are scripted: :meth:`FakeJudge.script` queues :class:`Reply` objects that are served in
 order, one per call; when the queue is empty ``FakeJudge.default`` (a function of the prompt text)
-answers. Every call is recorded in :attr:`FakeJudge.calls`, so tests can count them.
+answers, reporting ``FakeJudge.usage``. Every call is recorded in :attr:`FakeJudge.calls`, so
+tests can count them. Each answer reports its :class:`Usage` as the protocol does (Gemini's
+``usageMetadata``, OpenAI's ``usage``), or none.
 """
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ OPENAI_PATH = re.compile(r"^(?:/[^?]*)?/chat/completions$")
 
 
 @dataclass(frozen=True)
+class Usage:
+    """The token counts an answer reports."""
+
+    prompt: int = 1
+    output: int = 1
+    thoughts: int = 0
+    """Gemini's ``thoughtsTokenCount``; in OpenAI's ``completion_tokens`` (as reasoning)."""
+
+
+@dataclass(frozen=True)
 class Reply:
     """One scripted answer: judge text (status 200), or an HTTP error, optionally delayed.
 
@@ -41,6 +53,8 @@ class Reply:
     raw: bytes | None = None
     content_type: str = "application/json"
     """The Content-Type of a ``raw`` body."""
+    usage: Usage | None = Usage()
+    """What a 200 answer reports it cost; None: no usage in the response."""
 
 
 @dataclass
@@ -94,6 +108,8 @@ class FakeJudge:
     """The fake endpoint's state; start it with :func:`running`."""
 
     default: Callable[[str], str] = _default_answer
+    usage: Usage | None = Usage()
+    """What the default answers report."""
     calls: list[Call] = field(default_factory=list)
     _queue: deque[Reply] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -115,21 +131,29 @@ class FakeJudge:
             self.calls.append(call)
             if self._queue:
                 return self._queue.popleft()
-        return Reply(text=self.default(call.prompt))
+        return Reply(text=self.default(call.prompt), usage=self.usage)
 
 
-def _gemini_body(text: str) -> dict[str, Any]:
-    return {
+def _gemini_body(text: str, usage: Usage | None) -> dict[str, Any]:
+    body: dict[str, Any] = {
         "candidates": [
             {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}
         ],
-        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
         "modelVersion": "fake",
     }
+    if usage is not None:
+        body["usageMetadata"] = {
+            "promptTokenCount": usage.prompt,
+            "candidatesTokenCount": usage.output,
+            "totalTokenCount": usage.prompt + usage.output + usage.thoughts,
+        }
+        if usage.thoughts:
+            body["usageMetadata"]["thoughtsTokenCount"] = usage.thoughts
+    return body
 
 
-def _openai_body(text: str, model: str) -> dict[str, Any]:
-    return {
+def _openai_body(text: str, model: str, usage: Usage | None) -> dict[str, Any]:
+    body: dict[str, Any] = {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": 0,
@@ -141,8 +165,16 @@ def _openai_body(text: str, model: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
+    if usage is not None:
+        generated = usage.output + usage.thoughts
+        body["usage"] = {
+            "prompt_tokens": usage.prompt,
+            "completion_tokens": generated,
+            "total_tokens": usage.prompt + generated,
+            "completion_tokens_details": {"reasoning_tokens": usage.thoughts},
+        }
+    return body
 
 
 _STATUS_NAMES = {
@@ -192,9 +224,9 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
                 }
                 self._send(reply.status, {"error": error})
             elif protocol == "gemini":
-                self._send(200, _gemini_body(reply.text))
+                self._send(200, _gemini_body(reply.text, reply.usage))
             else:
-                self._send(200, _openai_body(reply.text, model))
+                self._send(200, _openai_body(reply.text, model, reply.usage))
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             self._send_bytes(status, json.dumps(payload).encode())

@@ -43,12 +43,14 @@ from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as services
 from google.protobuf import json_format
 
+from evald.cli import judge_usage as usage_report
 from evald.cli import metrics as catalog_names
 from evald.cli import report
 from evald.cli.progress import Progress, duration
 from evald.cli.version import evald_version
 from evald.errors import EvalError, InvalidArgument
-from evald.jobs import outputs, rows, sources
+from evald.jobs import judge_usage, outputs, rows, sources
+from evald.judges import usage
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_THRESHOLD, EXIT_ASSERTIONS = 0, 1, 2, 3, 4
 """EXIT_ASSERTIONS: an eval file's rows passed their assertions below its pass rate."""
@@ -416,6 +418,7 @@ def run(args: argparse.Namespace) -> int:
     failed = sum(1 for r in records if rows.failed(r))
     aggregation = outputs.aggregation_json(found, len(records), failed)
     aggregation["run"] = run_metadata(args, choices, labels, date, time.monotonic() - started)
+    aggregation.update(judge_usage.section(records))
     title = f"evald report: {args.data.name}"
     try:
         outputs.write(str(args.output), [rows.dumps(r) for r in records], aggregation, None)
@@ -425,6 +428,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"evald evaluate: cannot write to {args.output}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     print(report.summary_table(aggregation))
+    for line in usage_report.summary_lines(aggregation):
+        print(line)
     groups = report.error_groups(records)
     if groups:
         print("\n" + report.error_text(groups), file=sys.stderr)
@@ -620,7 +625,9 @@ async def score_row(
             results[i] = result
 
     async def alone(i: int) -> None:
-        results[i] = await score_input(evaluate, choices[i], labels[i], index, row, autorater)
+        with usage.collect() as tally:
+            results[i] = await score_input(evaluate, choices[i], labels[i], index, row, autorater)
+        judge_usage.annotate_result(results[i], tally)
 
     singles = [alone(i) for i, choice in enumerate(choices) if choice.input_field is not None]
     await asyncio.gather(together(), *singles)
@@ -714,7 +721,9 @@ async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
         stub: Any = services.EvaluationServiceStub(channel)  # type: ignore[no-untyped-call]
 
         async def remote(request: Any) -> Any:
-            return await stub.EvaluateInstances(request, timeout=600)
+            return await usage_report.call_reporting_usage(
+                stub.EvaluateInstances, request, timeout=600
+            )
 
         async def close_channel() -> None:
             await channel.close(None)

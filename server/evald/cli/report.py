@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from evald.cli import judge_usage
+
 REPORT_FILE = "report.html"
 BINS = 20
 WORST_ROWS = 10
@@ -246,6 +248,7 @@ def html_report(title: str, aggregation: dict[str, Any], records: Sequence[dict[
             + "</tr>"
         )
     out.append("</table>")
+    out.append(judge_usage.html_section(aggregation))
     columns = extra_columns(records)
     for i, m in enumerate(aggregation["metrics"]):
         out.append(_metric_section(i, m, records, columns))

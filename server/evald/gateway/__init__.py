@@ -34,7 +34,7 @@ from evald.gateway.app import (
     start,
     tls_context,
 )
-from evald.gateway.backends import Backend, CallError, GrpcBackend, InProcessBackend
+from evald.gateway.backends import Backend, CallError, GrpcBackend, InProcessBackend, Reply
 
 __all__ = [
     "HEALTH_PATH",
@@ -44,6 +44,7 @@ __all__ = [
     "Gateway",
     "GrpcBackend",
     "InProcessBackend",
+    "Reply",
     "RunningGateway",
     "main",
     "start",

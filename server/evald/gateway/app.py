@@ -23,10 +23,10 @@ from aiohttp.web_protocol import RequestHandler, RequestPayloadError
 from google.rpc import code_pb2, status_pb2
 
 from evald import offload
-from evald.call import CACHE_METADATA_KEY
+from evald.call import CACHE_METADATA_KEY, USAGE_HEADER, USAGE_TRAILER
 from evald.errors import EvalError, InvalidArgument, ResourceExhausted, internal_status
 from evald.gateway import openapi, transcode
-from evald.gateway.backends import Backend, CallError
+from evald.gateway.backends import Backend, CallError, Metadata, Reply
 from evald.gateway.errors import error_body
 from evald.gateway.routes import NotAllowed, Route, default_routes, resolve
 from evald.ops import calls
@@ -51,6 +51,9 @@ CORS_HEADERS = ", ".join(("content-type", "x-server-timeout", *FORWARDED_HEADERS
 """Request headers a page may send: the ones the gateway reads (keys, timeout, JSON)."""
 CORS_MAX_AGE = "600"
 """Seconds a browser may reuse a preflight answer."""
+TRAILERS_AS_HEADERS = {USAGE_TRAILER: USAGE_HEADER}
+"""Trailing metadata of a call passed on as response headers (success or failure)."""
+CORS_EXPOSED = ", ".join(TRAILERS_AS_HEADERS.values())
 HEALTH_RPC = "/grpc.health.v1.Health/Check"
 """The gRPC method ``/healthz`` stands for when deciding whether it needs a key."""
 TIMEOUT_HEADER = "x-server-timeout"
@@ -110,7 +113,7 @@ class Gateway:
         self.body_pause_seconds = body_pause_seconds
         """Longest pause while a request body arrives (a slow sender holds a connection)."""
         self.serving = True
-        self._in_flight: set[asyncio.Task[bytes]] = set()
+        self._in_flight: set[asyncio.Task[Reply]] = set()
         """Backend calls of HTTP requests being served."""
         self._cut_off = False
         """Set at the end of a graceful stop: calls still running answer 503."""
@@ -134,6 +137,8 @@ class Gateway:
             response = await self._answer(request)
             if origin is not None:
                 response.headers["Access-Control-Allow-Origin"] = origin
+                # Response headers a page's script may read beyond the CORS-safelisted ones.
+                response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
         if self.cors_origins:  # the answer differs by Origin: caches must keep them apart
             response.headers.add("Vary", "Origin")
         log.debug(
@@ -194,7 +199,9 @@ class Gateway:
         except EvalError as exc:
             return _error_status(exc.to_status())
         except CallError as exc:
-            return _error_status(exc.status)
+            response = _error_status(exc.status)
+            response.headers.update(_trailer_headers(exc.trailers))
+            return response
         except _SlowBody:
             response = _error(
                 code_pb2.DEADLINE_EXCEEDED,
@@ -245,7 +252,7 @@ class Gateway:
         self._in_flight.add(call)
         try:
             # A client that disconnects cancels this handler, and with it the call.
-            raw = await call
+            answered = await call
         except asyncio.CancelledError:
             current = asyncio.current_task()
             if self._cut_off and call.cancelled() and not (current and current.cancelling()):
@@ -253,11 +260,13 @@ class Gateway:
             raise
         finally:
             self._in_flight.discard(call)
-        reply = route.output_class.FromString(raw)
+        reply = route.output_class.FromString(answered.body)
         if route.response_body:
             reply = getattr(reply, route.response_body)
         return web.Response(
-            body=transcode.render(reply, int_enums=int_enums), content_type="application/json"
+            body=transcode.render(reply, int_enums=int_enums),
+            content_type="application/json",
+            headers=_trailer_headers(answered.trailers),
         )
 
     async def _read_body(self, request: web.BaseRequest) -> bytes:
@@ -559,6 +568,15 @@ def _metadata(request: web.BaseRequest, bindings: dict[str, str]) -> list[tuple[
         params = "&".join(f"{k}={quote(v, safe='')}" for k, v in bindings.items())
         metadata.append(("x-goog-request-params", params))
     return metadata
+
+
+def _trailer_headers(trailers: Metadata) -> dict[str, str]:
+    """The response headers of a call's trailing metadata (:data:`TRAILERS_AS_HEADERS`)."""
+    return {
+        TRAILERS_AS_HEADERS[key]: value
+        for key, value in trailers
+        if key in TRAILERS_AS_HEADERS and isinstance(value, str)
+    }
 
 
 def _timeout(request: web.BaseRequest) -> float | None:

@@ -13,6 +13,7 @@ import inspect
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol, cast
 
 import grpc
@@ -26,12 +27,22 @@ log = logging.getLogger(__name__)
 Metadata = Sequence[tuple[str, str]]
 
 
+@dataclass(frozen=True)
+class Reply:
+    """A backend's answer to one call."""
+
+    body: bytes
+    trailers: Metadata = ()
+    """The call's trailing metadata (some of it is passed on as response headers)."""
+
+
 class CallError(Exception):
     """The backend answered with a non-OK status."""
 
-    def __init__(self, status: status_pb2.Status) -> None:
+    def __init__(self, status: status_pb2.Status, trailers: Metadata = ()) -> None:
         super().__init__(status.message)
         self.status = status
+        self.trailers = trailers
 
 
 class Backend(Protocol):
@@ -39,7 +50,7 @@ class Backend(Protocol):
 
     async def unary(
         self, rpc: str, request: bytes, metadata: Metadata, timeout: float | None = None
-    ) -> bytes:
+    ) -> Reply:
         """Call ``rpc`` (``/pkg.Service/Method``); raises CallError on a non-OK status."""
         ...
 
@@ -62,7 +73,7 @@ class InProcessBackend:
 
     async def unary(
         self, rpc: str, request: bytes, metadata: Metadata, timeout: float | None = None
-    ) -> bytes:
+    ) -> Reply:
         details: Any = _CallDetails(rpc, tuple(metadata))
         handler = self._find(details)
         if self.interceptors:
@@ -87,14 +98,17 @@ class InProcessBackend:
                 status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message="Deadline Exceeded")
             ) from None
         except _Aborted as aborted:
-            raise CallError(aborted.status) from None
+            raise CallError(aborted.status, _text_trailers(context.trailing_metadata())) from None
         except Exception:
             log.exception("unexpected failure in %s", rpc)
             raise CallError(internal_status()) from None
         if context.code_set not in (None, grpc.StatusCode.OK):
-            raise CallError(context.status(context.code_set, context.details_set or ""))
+            raise CallError(
+                context.status(context.code_set, context.details_set or ""),
+                _text_trailers(context.trailing_metadata()),
+            )
         serialized = handler.response_serializer(result) if handler.response_serializer else result
-        return bytes(serialized)
+        return Reply(bytes(serialized), _text_trailers(context.trailing_metadata()))
 
     def _find(self, details: Any) -> Any:
         return next((h for h in (g.service(details) for g in self.handlers) if h is not None), None)
@@ -134,13 +148,14 @@ class GrpcBackend:
 
     async def unary(
         self, rpc: str, request: bytes, metadata: Metadata, timeout: float | None = None
-    ) -> bytes:
-        call = self.channel.unary_unary(rpc, request_serializer=None, response_deserializer=None)
+    ) -> Reply:
+        method = self.channel.unary_unary(rpc, request_serializer=None, response_deserializer=None)
+        call = method(request, metadata=tuple(metadata), timeout=timeout)
         try:
-            response = await call(request, metadata=tuple(metadata), timeout=timeout)
+            response = await call
         except grpc.aio.AioRpcError as exc:
-            raise CallError(_status_of(exc)) from None
-        return bytes(response)
+            raise CallError(_status_of(exc), _text_trailers(exc.trailing_metadata())) from None
+        return Reply(bytes(response), _text_trailers(await call.trailing_metadata()))
 
     async def healthy(self) -> bool:
         stub = health_pb2_grpc.HealthStub(self.channel)
@@ -152,6 +167,11 @@ class GrpcBackend:
 
     async def close(self) -> None:
         await self.channel.close(None)
+
+
+def _text_trailers(trailing: Any) -> Metadata:
+    """The text entries of a call's trailing metadata (binary ones, ``-bin``, stay behind)."""
+    return tuple((k, v) for k, v in trailing or () if isinstance(v, str))
 
 
 def _status_of(error: grpc.aio.AioRpcError) -> status_pb2.Status:

@@ -18,7 +18,9 @@ from google.rpc import code_pb2
 
 from evald import api
 from evald.errors import EvalError, internal_status
+from evald.jobs import judge_usage
 from evald.jobs.sources import Row, instance_of
+from evald.judges import usage
 
 Evaluate = Callable[[Any], Awaitable[Any]]
 """EvaluateInstancesRequest in, EvaluateInstancesResponse out (raises on a failed call)."""
@@ -119,8 +121,26 @@ async def score_row(
     row: Row,
     autorater_config: Any = None,
 ) -> dict[str, Any]:
-    """The result record of one row: ``{"row", "input", "results": [...]}``; never raises for
-    a row-level problem (every metric then carries the error)."""
+    """The result record of one row: ``{"row", "input", "results": [...]}``, with what its
+    judge calls cost (:mod:`evald.jobs.judge_usage`); never raises for a row-level problem (every
+    metric then carries the error).
+
+    Judge calls made in this process count directly; an ``evaluate`` that calls a server adds
+    the usage the server reported (:func:`evald.judges.usage.add_reported`)."""
+    with usage.collect() as tally:
+        record = await _score(evaluate, metrics, labels, index, row, autorater_config)
+    judge_usage.annotate(record, tally)
+    return record
+
+
+async def _score(
+    evaluate: Evaluate,
+    metrics: Sequence[Any],
+    labels: Sequence[str],
+    index: int,
+    row: Row,
+    autorater_config: Any,
+) -> dict[str, Any]:
     record: dict[str, Any] = {"row": index, "input": row}
     try:
         request = api.messages.EvaluateInstancesRequest(

@@ -30,7 +30,7 @@ from google.rpc import code_pb2, status_pb2
 
 from evald import api
 from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
-from evald.jobs import outputs, rows, sources
+from evald.jobs import judge_usage, outputs, rows, sources
 from evald.jobs.store import (
     CANCELLED,
     CANCELLING,
@@ -334,6 +334,7 @@ class JobRunner:
             found = outputs.summaries(metrics, records)
             failed = sum(1 for r in records if rows.failed(r))
             aggregation = outputs.aggregation_json(found, len(records), failed)
+            aggregation.update(judge_usage.section(records))
             outputs.write(job.output_dir, lines, aggregation, self.output_root)
             return found, aggregation
 

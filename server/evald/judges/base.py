@@ -73,6 +73,25 @@ class JudgeRequest:
     label."""
 
 
+@dataclass(frozen=True)
+class Tokens:
+    """What one answered judge call cost, as its endpoint reported it."""
+
+    input: int
+    """Prompt tokens (system instruction, prompt and media)."""
+    output: int
+    """Generated tokens, thinking included (billed as output)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A judge's answer to one call."""
+
+    text: str
+    tokens: Tokens | None = None
+    """None: the endpoint reported no token usage."""
+
+
 class Judge(Protocol):
     """One configured judge: a backend talking to one endpoint."""
 
@@ -81,8 +100,8 @@ class Judge(Protocol):
     backend: str
     """``gemini`` or ``openai``."""
 
-    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
-        """The judge's answer text for ``request``, within ``timeout`` seconds.
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> Reply:
+        """The judge's answer for ``request`` and what it cost, within ``timeout`` seconds.
 
         Raises :class:`TransientError` or :class:`RejectedError`; never logs secrets.
         """
@@ -92,10 +111,13 @@ class Judge(Protocol):
 class JudgeCallError(Exception):
     """One call to a judge failed; ``reason`` is safe to show (no secrets, no prompt)."""
 
-    def __init__(self, reason: str, status: int | None = None) -> None:
+    def __init__(self, reason: str, status: int | None = None, reply: Reply | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.reply = reply
+        """The answer when the judge answered but the answer is unusable (no text): it was
+        paid for, so its tokens are counted."""
 
 
 class TransientError(JudgeCallError):

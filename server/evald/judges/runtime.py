@@ -46,6 +46,7 @@ from evald.judges.config import (
 )
 from evald.judges.http import pooled_client
 from evald.judges.output import OutputError
+from evald.judges.usage import CACHED, Usage, cost_of_failure, record
 from evald.ops import telemetry, tracing
 
 if TYPE_CHECKING:
@@ -324,7 +325,7 @@ class Session:
             if stored is not None:
                 try:
                     answer = Answer(stored, read(stored), cached=True)
-                    telemetry.JUDGE_CACHE_HITS.labels(spec.name).inc()
+                    record(spec.name, CACHED)
                     return answer
                 except OutputError:
                     pass  # written by an older reader: ask again
@@ -347,6 +348,7 @@ class Session:
             timeout = config.timeout if remaining is None else min(config.timeout, remaining)
             start = time.perf_counter()
             outcome = "ok"
+            cost: Usage | None = None  # None: cannot have cost tokens (refused, never sent)
             in_flight = telemetry.JUDGE_IN_FLIGHT.labels(spec.name)
             try:
                 async with self.runtime.limit(spec):
@@ -354,9 +356,14 @@ class Session:
                     in_flight.inc()
                     try:
                         with tracing.span(f"judge {spec.name}", model=target.model):
-                            text = await judge.generate(target.model, request, timeout)
+                            reply = await judge.generate(target.model, request, timeout)
+                        cost = Usage.of_call(reply.tokens)
+                    except BaseException as exc:
+                        cost = cost_of_failure(exc)
+                        raise
                     finally:
                         in_flight.dec()
+                text = reply.text
                 value = read(text)
             except RejectedError as exc:
                 outcome = "rejected"
@@ -375,6 +382,8 @@ class Session:
             finally:
                 elapsed = time.perf_counter() - start
                 telemetry.JUDGE_CALLS.labels(spec.name, outcome).inc()
+                if cost is not None:
+                    record(spec.name, cost)
                 telemetry.JUDGE_SECONDS.labels(spec.name).observe(elapsed)
                 log.debug(
                     "judge call",

@@ -1,26 +1,33 @@
 """Prometheus metrics of the server process, and the ``--metrics-port`` endpoint.
 
-Metric                              labels                what
-------------------------------------------------------------------------------------------
-evald_requests_total                method, metric, code  RPCs answered (both transports)
-evald_request_duration_seconds      method, metric        their latency (histogram)
-evald_auth_failures_total           reason                calls refused UNAUTHENTICATED
-evald_limit_rejections_total        limit                 calls refused over a limit
-evald_judge_calls_total             judge, outcome        judge calls sent (ok, errors)
-evald_judge_retries_total           judge                 retried judge calls
-evald_judge_cache_hits_total        judge                 answers served from the cache
-evald_judge_calls_in_flight         judge                 judge calls running now
-evald_judge_max_concurrency         judge                 the cap on that number
-evald_judge_call_duration_seconds   judge                 judge call latency
-evald_sandbox_runs_total            outcome               custom-code runs
-evald_sandbox_kills_total           reason                killed runs (wall, cpu, memory, output)
-evald_model_forward_passes_total    model                 forward passes of model workers
-evald_model_batch_size              model                 items per forward pass (histogram)
+Metric                                 labels                what
+-----------------------------------------------------------------------------------------------
+evald_requests_total                   method, metric, code  RPCs answered (both transports)
+evald_request_duration_seconds         method, metric        their latency (histogram)
+evald_auth_failures_total              reason                calls refused UNAUTHENTICATED
+evald_limit_rejections_total           limit                 calls refused over a limit
+evald_judge_calls_total                judge, outcome        judge calls sent (ok, errors)
+evald_judge_retries_total              judge                 retried judge calls
+evald_judge_cache_hits_total           judge                 cached answers (no tokens)
+evald_judge_usage_calls_total          judge                 judge calls that may have cost tokens
+evald_judge_calls_without_usage_total  judge                 of those, tokens unknown
+evald_judge_input_tokens_total         judge                 prompt tokens the judges reported
+evald_judge_output_tokens_total        judge                 generated tokens (thinking included)
+evald_judge_calls_in_flight            judge                 judge calls running now
+evald_judge_max_concurrency            judge                 the cap on that number
+evald_judge_call_duration_seconds      judge                 judge call latency
+evald_sandbox_runs_total               outcome               custom-code runs
+evald_sandbox_kills_total              reason                killed runs (wall, cpu, memory, output)
+evald_model_forward_passes_total       model                 forward passes of model workers
+evald_model_batch_size                 model                 items per forward pass (histogram)
 
 plus the client library's ``process_*`` (RSS, CPU, fds) and ``python_*`` collectors. Labels hold
 names only (methods, metric inputs, judge names, codes): never request contents or keys. Judge
 outcomes: ``ok``, ``rejected`` (401/403/404/400, not retried), ``TransientError`` (429, 5xx,
-connection), ``JudgeTimeout``, ``OutputError`` (unreadable answer).
+connection), ``JudgeTimeout``, ``OutputError`` (unreadable answer). Usage calls are the answered
+ones (usable or not) and those given up while the judge worked (see :mod:`evald.judges.usage`);
+the token counters sum what their endpoints reported, so a judge's cost is only fully known when
+``evald_judge_calls_without_usage_total`` stays 0.
 
 ``prometheus-client`` is optional: without it every metric is a no-op and the endpoint is off.
 """
@@ -146,6 +153,24 @@ JUDGE_CALLS = _counter(
 JUDGE_RETRIES = _counter("evald_judge_retries", "Judge calls that were retries.", ("judge",))
 JUDGE_CACHE_HITS = _counter(
     "evald_judge_cache_hits", "Judge answers served from the cache.", ("judge",)
+)
+JUDGE_USAGE_CALLS = _counter(
+    "evald_judge_usage_calls",
+    "Judge calls that may have cost tokens: answered, or given up while the judge worked.",
+    ("judge",),
+)
+JUDGE_CALLS_WITHOUT_USAGE = _counter(
+    "evald_judge_calls_without_usage",
+    "Judge calls that may have cost tokens but reported no token usage.",
+    ("judge",),
+)
+JUDGE_INPUT_TOKENS = _counter(
+    "evald_judge_input_tokens", "Prompt tokens of judge calls, as reported.", ("judge",)
+)
+JUDGE_OUTPUT_TOKENS = _counter(
+    "evald_judge_output_tokens",
+    "Generated tokens of judge calls (thinking included), as reported.",
+    ("judge",),
 )
 JUDGE_IN_FLIGHT = _gauge("evald_judge_calls_in_flight", "Judge calls running now.", ("judge",))
 JUDGE_MAX_CONCURRENCY = _gauge(

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from evald.gateway import CallError, Gateway, RunningGateway, start
+from evald.gateway import CallError, Gateway, Reply, RunningGateway, start
 from evald.gateway.routes import routes_for
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import code_pb2, status_pb2
@@ -30,13 +30,13 @@ class FakeBackend:
 
     async def unary(
         self, rpc: str, request: bytes, metadata: Any, timeout: float | None = None
-    ) -> bytes:
+    ) -> Reply:
         parsed: Any = REQUEST.FromString(request)
         self.calls.append((rpc, parsed, dict(metadata), timeout))
         if self.fail is not None:
             raise self.fail
         thing = THING(name=parsed.name, display_name=parsed.thing.display_name)
-        return bytes(thing.SerializeToString())
+        return Reply(thing.SerializeToString())
 
     async def healthy(self) -> bool:
         return self.up

@@ -95,6 +95,8 @@ async def test_calls_from_an_allowed_origin_echo_it(gateway: RunningGateway, pat
     assert response.status == 200
     assert response.headers["Access-Control-Allow-Origin"] == PAGE
     assert "Origin" in response.headers.getall("Vary")
+    # A page's script may read the judge usage header.
+    assert response.headers["Access-Control-Expose-Headers"] == "x-evald-judge-usage"
 
 
 async def test_a_refused_call_still_carries_the_origin(gateway: RunningGateway) -> None:

@@ -13,6 +13,7 @@ from evald.call import Call, Services
 from evald.errors import FailedPrecondition
 from evald.judges import JudgeRequest, Judges
 from evald.judges.backends import JudgeBackend, backends
+from evald.judges.base import Reply
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 from evald.metrics.catalog import builtin
 from evald.metrics.judged.pointwise import Pointwise
@@ -32,9 +33,9 @@ class ScriptedJudge:
         self.reply = reply
         self.prompts: list[str] = []
 
-    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> Reply:
         self.prompts.append(request.prompt)
-        return self.reply
+        return Reply(self.reply)
 
 
 class Scripted(JudgeBackend):

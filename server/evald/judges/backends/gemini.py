@@ -15,6 +15,8 @@ from evald.judges.base import (
     JudgeRequest,
     JudgeTimeout,
     RejectedError,
+    Reply,
+    Tokens,
     TransientError,
     classify_http,
 )
@@ -90,7 +92,7 @@ class GeminiJudge:
         else:
             self._client = genai.Client(vertexai=own.vertex, api_key=key, http_options=options)
 
-    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> Reply:
         types = self._types
         params = request.params
         config = types.GenerateContentConfig(
@@ -139,10 +141,12 @@ class GeminiJudge:
             raise
         except ValueError as exc:  # the SDK could not read the response body
             raise TransientError(f"unreadable response: {exc}") from None
-        text = _text(response)
+        text, tokens = _text(response), _tokens(response)
         if text is None:
-            raise TransientError("the response has no text (blocked or empty candidate)")
-        return text
+            raise TransientError(
+                "the response has no text (blocked or empty candidate)", reply=Reply("", tokens)
+            )
+        return Reply(text, tokens)
 
 
 def _text(response: Any) -> str | None:
@@ -159,6 +163,23 @@ def _text(response: Any) -> str | None:
         if isinstance(getattr(p, "text", None), str) and p.text and not getattr(p, "thought", False)
     ]
     return "".join(texts) if texts else None
+
+
+def _tokens(response: Any) -> Tokens | None:
+    """The usage a response reports (thinking is billed as output), None when it has none."""
+    usage = getattr(response, "usage_metadata", None)
+    prompt = getattr(usage, "prompt_token_count", None)
+    if not isinstance(prompt, int):
+        return None
+
+    def count(name: str) -> int:  # absent when zero (e.g. no thinking, a blocked prompt)
+        value = getattr(usage, name, None)
+        return value if isinstance(value, int) else 0
+
+    return Tokens(
+        prompt + count("tool_use_prompt_token_count"),
+        count("candidates_token_count") + count("thoughts_token_count"),
+    )
 
 
 def _vertex_credentials(spec: JudgeSpec) -> Any:

@@ -10,7 +10,14 @@ from typing import Any
 import httpx
 
 from evald.judges.backends import JudgeBackend
-from evald.judges.base import JudgeRequest, JudgeTimeout, TransientError, classify_http
+from evald.judges.base import (
+    JudgeRequest,
+    JudgeTimeout,
+    Reply,
+    Tokens,
+    TransientError,
+    classify_http,
+)
 from evald.judges.http import AnswerTooLarge
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 
@@ -51,7 +58,7 @@ class OpenAICompatJudge:
             http_client=http,
         )
 
-    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> str:
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> Reply:
         openai = self._openai
         messages: list[Any] = []  # ChatCompletionMessageParam dicts
         if request.system_instruction:
@@ -92,7 +99,8 @@ class OpenAICompatJudge:
             raise TransientError(f"connection failed: {type(exc.__cause__).__name__}") from None
         except (openai.APIResponseValidationError, ValueError) as exc:
             raise TransientError(f"unreadable response: {type(exc).__name__}") from None
-        return _text(completion)
+        tokens = _tokens(completion)
+        return Reply(_text(completion, tokens), tokens)
 
 
 def _content(request: JudgeRequest) -> Any:
@@ -109,7 +117,7 @@ def _content(request: JudgeRequest) -> Any:
     return parts
 
 
-def _text(completion: Any) -> str:
+def _text(completion: Any, tokens: Tokens | None) -> str:
     """The answer text of a chat completion. What a 200 response holds is not trusted: the SDK
     hands back a plain string for a body that is not JSON, and JSON of another shape as is."""
     choices = getattr(completion, "choices", None)
@@ -118,8 +126,19 @@ def _text(completion: Any) -> str:
     message = getattr(choices[0], "message", None)
     text = getattr(message, "content", None)
     if not isinstance(text, str) or not text:
-        raise TransientError("the response has no text")
+        raise TransientError("the response has no text", reply=Reply("", tokens))
     return text
+
+
+def _tokens(completion: Any) -> Tokens | None:
+    """The usage a completion reports (``completion_tokens`` includes reasoning tokens), None
+    when it has none (some OpenAI-compatible servers leave it out)."""
+    usage = getattr(completion, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None)
+    generated = getattr(usage, "completion_tokens", None)
+    if not isinstance(prompt, int) or not isinstance(generated, int):
+        return None
+    return Tokens(prompt, generated)
 
 
 def _message(exc: Any) -> str:
