@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import grpc
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as services
 from google.protobuf import json_format
 
-from evald.cli import report
+from evald.cli import connection, report
 from evald.cli.progress import Progress
 from evald.errors import EvalError
 from evald.jobs import outputs, rows, sources
@@ -124,6 +123,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="AggregationMetric to report per metric (AVERAGE, MEDIAN, PERCENTILE_P90, ...)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    connection.add_arguments(parser)
 
 
 def parse_metric(text: str, aggregations: Sequence[str] = ()) -> Any:
@@ -289,12 +289,10 @@ async def _score(
 
 async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.server:
-        channel = grpc.aio.insecure_channel(args.server)
         try:
-            await asyncio.wait_for(channel.channel_ready(), 10)
-        except TimeoutError:
-            await channel.close(None)
-            raise RunFailed(f"cannot reach the server at {args.server}") from None
+            channel = await connection.connect(args)
+        except connection.ConnectionFailed as exc:
+            raise RunFailed(str(exc)) from None
         stub: Any = services.EvaluationServiceStub(channel)  # type: ignore[no-untyped-call]
 
         async def remote(request: Any) -> Any:
