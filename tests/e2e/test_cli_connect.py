@@ -4,7 +4,10 @@ they connect with the right flags, and say in one line why not with the wrong on
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -191,6 +194,21 @@ def test_each_failure_is_one_line_and_exit_1(
     assert expected in err
     assert KEY not in err
     assert WRONG not in err
+
+
+def test_a_real_process_writes_one_line(secured: ServerThread, pki: dict[str, Path]) -> None:
+    """gRPC core's own log line of a failed handshake stays out of the CLI's stderr."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EVALD_", "GRPC_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "evald.cli", "jobs", "list", "--server", secured.address,
+         "--tls-ca", str(pki["other_cert"])],
+        capture_output=True, text=True, timeout=60, check=False, env=env,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"evald jobs list: cannot reach the server at {secured.address}: TLS handshake failed: "
+        "the server's certificate is not trusted by --tls-ca (self signed certificate)"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -38,6 +38,9 @@ PROBE_METHOD = "/google.longrunning.Operations/GetOperation"
 PROBE_NAME = "projects/-/locations/-/operations/-"
 """The first call: it needs a connection, the TLS handshake and, on a server with API keys, a
 valid key, and changes nothing (an operation of that name never exists: NOT_FOUND)."""
+TRANSPORT_CODES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+"""A call that failed these ways never reached the server's code."""
+AUTH_CODES = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
 
 
 class ConnectionFailed(Exception):
@@ -167,9 +170,6 @@ async def connect(args: argparse.Namespace, timeout: float = CONNECT_SECONDS) ->
         raise
     return opened
 
-
-TRANSPORT_CODES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
-AUTH_CODES = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
 
 # What gRPC's transport says (its error text, lowercased) -> why, in the user's terms. The first
 # match wins; the texts are gRPC core's.

@@ -110,7 +110,8 @@ def _default_text(default: Any) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``evald`` console script."""
     args = build_parser().parse_args(argv)
-    if getattr(args, "server", None):  # evaluate --server, jobs: bad connection flags are usage
+    if getattr(args, "server", None) and hasattr(args, "api_key_env"):
+        # evaluate --server, jobs: a bad connection flag is bad usage, found before any work
         try:
             connection.options(args)
         except ValueError as exc:
