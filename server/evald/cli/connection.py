@@ -147,11 +147,16 @@ def channel(opts: Options) -> grpc.aio.Channel:
 
 async def connect(args: argparse.Namespace, timeout: float = CONNECT_SECONDS) -> grpc.aio.Channel:
     """A channel to ``args.server`` that has answered a first call; ConnectionFailed saying why
-    not (refused, TLS, authentication, not a gRPC port, ...)."""
+    not (refused, TLS, authentication, not a gRPC port, a bad flag, ...)."""
     try:
         opts = options(args)
     except ValueError as exc:
         raise ConnectionFailed(str(exc)) from None
+    return await open_channel(opts, timeout)
+
+
+async def open_channel(opts: Options, timeout: float = CONNECT_SECONDS) -> grpc.aio.Channel:
+    """:func:`connect` with the options read already."""
     opened = channel(opts)
     probe = opened.unary_unary(
         PROBE_METHOD,

@@ -93,8 +93,9 @@ async def _run(args: argparse.Namespace) -> int:
     if name and "/" not in name:
         name = f"{args.location}/operations/{name}"
     try:
-        channel = await connection.connect(args)
-    except connection.ConnectionFailed as exc:
+        opts = connection.options(args)
+        channel = await connection.open_channel(opts)
+    except (ValueError, connection.ConnectionFailed) as exc:
         print(f"evald jobs {args.action}: {exc}", file=sys.stderr)
         return 1
     try:
@@ -130,17 +131,18 @@ async def _run(args: argparse.Namespace) -> int:
             await call(lro.CancelOperationRequest(name=name), timeout=30)
             print(f"cancelling {name}", file=sys.stderr)
     except grpc.aio.AioRpcError as exc:
-        print(f"evald jobs {args.action}: {_failure(exc, name)}", file=sys.stderr)
+        print(f"evald jobs {args.action}: {_failure(exc, opts)}", file=sys.stderr)
         return 1
     finally:
         await channel.close(None)
     return 0
 
 
-def _failure(error: grpc.aio.AioRpcError, name: str) -> str:
-    """One line: the status and the server's message (which names the operation)."""
+def _failure(error: grpc.aio.AioRpcError, opts: connection.Options) -> str:
+    """One line: why the server could not be used, or the status and the server's message
+    (which names the operation)."""
     if error.code() in (*connection.TRANSPORT_CODES, *connection.AUTH_CODES):
-        return connection.describe(error)
+        return connection.describe(error, opts)
     return f"{error.code().name}: {' '.join((error.details() or '').split())}"
 
 
