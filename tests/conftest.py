@@ -38,7 +38,6 @@ SLOW_MODULES = {
     "unit/sandbox/test_attacks.py",
 }
 SLOW_TESTS = {
-    "e2e/test_cli_evaluate.py::test_unreachable_server_exits_1",
     "e2e/test_server.py::test_cli_port_in_use_exits_nonzero",
     "unit/gateway/test_fast_json.py::test_parse_equals_json_format_on_metric_inputs",
     "unit/gateway/test_fast_json.py::test_render_equals_json_format",

@@ -179,6 +179,60 @@ def test_list_and_delete(jobs_channel: grpc.Channel, tmp_path: Path) -> None:
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+WILDCARD_NAMES = [
+    # (ListOperations name, whether it lists the job of projects/p/locations/wild-a)
+    ("projects/-/locations/-", True),
+    ("projects/p/locations/-", True),
+    ("projects/-/locations/wild-a", True),
+    ("projects/q/locations/-", False),
+    ("projects/-/locations/wild-b", False),
+]
+
+
+@pytest.mark.parametrize(("parent", "listed"), WILDCARD_NAMES)
+def test_wildcard_locations(
+    jobs_channel: grpc.Channel, tmp_path: Path, parent: str, listed: bool
+) -> None:
+    """``-`` is any project or location: listing across locations, and one operation by its ID
+    wherever it is, under its own name."""
+    data = write_jsonl(tmp_path / "rows.jsonl", ROWS[:1])
+    request = dataset_request(data, None, m.Metric(exact_match_spec={}))
+    request.location = "projects/p/locations/wild-a"
+    name = stub(jobs_channel).EvaluateDataset(request).name
+    job_id = name.rsplit("/", 1)[1]
+    page = ops_call(
+        jobs_channel,
+        "ListOperations",
+        lro.ListOperationsRequest(name=parent),
+        lro.ListOperationsResponse,
+    )
+    assert (name in [op.name for op in page.operations]) == listed
+    by_id = lro.GetOperationRequest(name=f"{parent}/operations/{job_id}")
+    if listed:
+        assert ops_call(jobs_channel, "GetOperation", by_id, lro.Operation).name == name
+        wait = lro.WaitOperationRequest(name=f"{parent}/operations/{job_id}")
+        assert ops_call(jobs_channel, "WaitOperation", wait, lro.Operation).done
+    else:
+        with pytest.raises(grpc.RpcError) as caught:
+            ops_call(jobs_channel, "GetOperation", by_id, lro.Operation)
+        assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_wildcard_over_http(jobs_server: ServerThread, tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "rows.jsonl", ROWS[:1])
+    assert jobs_server.running is not None
+    base = jobs_server.running.http.url
+    body = {"dataset": {"gcsSource": {"uris": [str(data)]}}, "metrics": [{"exactMatchSpec": {}}]}
+    status, operation = http_call(base, "POST", f"/v1beta1/{LOCATION}:evaluateDataset", body)
+    assert status == 200, operation
+    job_id = operation["name"].rsplit("/", 1)[1]
+    status, got = http_call(base, "GET", f"/v1beta1/projects/-/locations/-/operations/{job_id}")
+    assert (status, got["name"]) == (200, operation["name"])
+    status, listed = http_call(base, "GET", "/v1beta1/projects/-/locations/-/operations")
+    assert status == 200
+    assert operation["name"] in [op["name"] for op in listed["operations"]]
+
+
 class Any_:
     """Reads any reply (Empty) as bytes."""
 

@@ -38,14 +38,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import grpc
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2_grpc as services
 from google.protobuf import json_format
 
+from evald.cli import connection, report
 from evald.cli import judge_usage as usage_report
 from evald.cli import metrics as catalog_names
-from evald.cli import report
 from evald.cli.progress import Progress, duration
 from evald.cli.version import evald_version
 from evald.errors import EvalError, InvalidArgument
@@ -225,6 +224,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(AVERAGE, MEDIAN, PERCENTILE_P90, ...)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    connection.add_arguments(parser)
 
 
 def _aggregations(names: Sequence[str]) -> list[Any]:
@@ -712,12 +712,10 @@ def input_result(label: str, response: Any) -> dict[str, Any]:
 
 async def _evaluator(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.server:
-        channel = grpc.aio.insecure_channel(args.server)
         try:
-            await asyncio.wait_for(channel.channel_ready(), 10)
-        except TimeoutError:
-            await channel.close(None)
-            raise RunFailed(f"cannot reach the server at {args.server}") from None
+            channel = await connection.connect(args)
+        except connection.ConnectionFailed as exc:
+            raise RunFailed(str(exc)) from None
         stub: Any = services.EvaluationServiceStub(channel)  # type: ignore[no-untyped-call]
 
         async def remote(request: Any) -> Any:

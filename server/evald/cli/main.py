@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evald.cli import evaluate, jobs, metrics, models
+from evald.cli import connection, evaluate, jobs, metrics, models
 from evald.cli.version import evald_version
 from evald.config import Settings
 
@@ -125,6 +125,13 @@ def _default_text(default: Any) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``evald`` console script."""
     args = build_parser().parse_args(argv)
+    if getattr(args, "server", None) and hasattr(args, "api_key_env"):
+        # evaluate --server, jobs: a bad connection flag is bad usage, found before any work
+        try:
+            connection.options(args)
+        except ValueError as exc:
+            print(f"evald {args.command}: {exc}", file=sys.stderr)
+            return 2
     if args.command == "serve":
         return _serve(args)
     if args.command == "gateway":
@@ -137,13 +144,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from evald.metrics.catalog import Catalog  # the metrics: not for `evald jobs`
-    from evald.server import main as serve_main  # grpc: not for `evald jobs`
-    from evald.workers import supervise
+    from evald.startup import check_server
 
     overrides = {k: v for k, v in vars(args).items() if k != "command"}
     try:
         settings = Settings.load(overrides)
+        # Before anything starts (or, with --workers, forks) and before the metrics load: a bad
+        # setting is one line and exit 2, at once.
+        check_server(settings)
+    except ValueError as exc:
+        print(f"evald serve: {exc}", file=sys.stderr)
+        return 2
+
+    from evald.metrics.catalog import Catalog  # the metrics: not for `evald jobs`
+    from evald.server import main as serve_main  # grpc: not for `evald jobs`
+    from evald.workers import supervise
+
+    try:
         if settings.metric_modules:  # a bad module is reported before anything starts
             Catalog.discover(settings.metric_module_names())
     except ValueError as exc:
@@ -162,6 +179,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _gateway(args: argparse.Namespace) -> int:
     from evald.gateway import main as gateway_main  # aiohttp: only for the gateway
+    from evald.startup import check_gateway
 
     skip = ("command", "grpc_target", "grpc_root_certs")
     overrides = {k: v for k, v in vars(args).items() if k not in skip}
@@ -169,6 +187,7 @@ def _gateway(args: argparse.Namespace) -> int:
         settings = Settings.load(overrides)
         if settings.http_port is None:
             raise ValueError("--http-port (or EVALD_HTTP_PORT) is required")
+        check_gateway(settings, args.grpc_root_certs)
     except ValueError as exc:
         print(f"evald gateway: {exc}", file=sys.stderr)
         return 2

@@ -5,6 +5,11 @@ The Operations methods are served under two names: ``google.longrunning.Operatio
 gRPC operations clients call) and ``evald.v1.Operations`` (declared in
 ``evald/v1/operations.proto`` with Vertex AI's HTTP paths, which the gateway routes).
 
+``-`` stands for any project or location (the wildcard of Google's resource names):
+``ListOperations`` of ``projects/-/locations/-`` lists the operations of every location, and
+``projects/-/locations/-/operations/ID`` names the operation ``ID`` wherever it is (IDs are
+random 62-bit numbers, unique across locations); replies carry the operation's own name.
+
 An operation's ``metadata`` is an ``EvaluateDatasetOperationMetadata`` (the Vertex type name, so
 Vertex clients unpack it); its bytes also carry ``evald.v1.DatasetJobProgress`` at field 1000,
 which evald clients read by parsing them as ``evald.v1.EvaluateDatasetOperationMetadata``.
@@ -24,7 +29,7 @@ from google.protobuf import empty_pb2
 from google.rpc import status_pb2
 
 from evald import api, rpc
-from evald.errors import FailedPrecondition, InvalidArgument
+from evald.errors import FailedPrecondition, InvalidArgument, NotFound
 from evald.jobs.runner import JobRunner
 from evald.jobs.store import ACTIVE, FINISHED, Job
 
@@ -38,6 +43,8 @@ METADATA_TYPE_URL = (
     "type.googleapis.com/" + api.messages.EvaluateDatasetOperationMetadata.DESCRIPTOR.full_name
 )
 NAME = re.compile(r"^projects/[^/]+/locations/[^/]+/operations/[^/]+$")
+WILDCARD = "-"
+"""Any project, or any location, in a name."""
 MAX_PAGE = 100
 MAX_WAIT_SECONDS = 300.0
 """WaitOperation returns after this long even if neither a timeout nor a deadline is given."""
@@ -114,7 +121,7 @@ class OperationsService:
         return to_operation(await self.runner.submit(request))
 
     async def get_operation(self, request: Any, context: Any) -> lro.Operation:
-        return to_operation(await self.runner.get(_name(request.name)))
+        return to_operation(await self.runner.get(await self._resolve(request.name)))
 
     async def list_operations(self, request: Any, context: Any) -> lro.ListOperationsResponse:
         if not api.LOCATION.match(request.name):
@@ -123,7 +130,7 @@ class OperationsService:
         offset = int(request.page_token) if request.page_token.isdigit() else 0
         if request.page_token and not request.page_token.isdigit():
             raise InvalidArgument("page_token", "not a token this server returned")
-        jobs = await self.runner.store.list(f"{request.name}/operations/", offset, size + 1)
+        jobs = await self.runner.store.glob(_pattern(request.name, "*"), offset, size + 1)
         response = lro.ListOperationsResponse()
         response.operations.extend(to_operation(job) for job in jobs[:size])
         if len(jobs) > size:
@@ -131,11 +138,11 @@ class OperationsService:
         return response
 
     async def cancel_operation(self, request: Any, context: Any) -> empty_pb2.Empty:
-        await self.runner.cancel(_name(request.name))
+        await self.runner.cancel(await self._resolve(request.name))
         return empty_pb2.Empty()
 
     async def delete_operation(self, request: Any, context: Any) -> empty_pb2.Empty:
-        job = await self.runner.get(_name(request.name))
+        job = await self.runner.get(await self._resolve(request.name))
         if job.state in ACTIVE:
             raise FailedPrecondition(
                 f"operation {job.name!r} is {job.state}; cancel it before deleting it"
@@ -150,7 +157,37 @@ class OperationsService:
         remaining = context.time_remaining()
         if remaining is not None:
             timeout = min(timeout, max(0.0, remaining - 0.05))  # answer before the deadline
-        return to_operation(await self.runner.wait(_name(request.name), timeout))
+        return to_operation(await self.runner.wait(await self._resolve(request.name), timeout))
+
+    async def _resolve(self, name: str) -> str:
+        """The stored name of the operation ``name`` names, which may have ``-`` for its
+        project or location; NotFound if there is none."""
+        _, project, _, location, _, job_id = _name(name).split("/")
+        if WILDCARD not in (project, location):
+            return name
+        found = await self.runner.store.glob(
+            _pattern(f"projects/{project}/locations/{location}", _literal(job_id)), 0, 2
+        )
+        if not found:
+            raise NotFound(f"operation {name!r} does not exist")
+        if len(found) > 1:  # only if someone stored the same ID twice: refuse to guess
+            raise FailedPrecondition(
+                f"operation ID {job_id!r} is in several locations; name the operation in full"
+            )
+        return found[0].name
+
+
+def _pattern(location: str, job: str) -> str:
+    """The GLOB pattern of the operation names ``job`` (a pattern) in ``location``, whose
+    project and location may be ``-``."""
+    _, project, _, place = location.split("/")
+    parts = ("*" if part == WILDCARD else _literal(part) for part in (project, place))
+    return "projects/{}/locations/{}/operations/{}".format(*parts, job)
+
+
+def _literal(text: str) -> str:
+    """``text`` as a GLOB pattern matching only itself."""
+    return re.sub(r"([*?\[])", r"[\1]", text)
 
 
 def _name(name: str) -> str:

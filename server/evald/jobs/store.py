@@ -259,6 +259,15 @@ class JobStore:
             ).fetchall()
         return [result for (result,) in rows]
 
+    def _glob(self, pattern: str, offset: int, limit: int) -> list[Job]:
+        with self._connect() as db:
+            names = db.execute(
+                "SELECT name FROM jobs WHERE name GLOB ? "
+                "ORDER BY create_time DESC, name LIMIT ? OFFSET ?",
+                (pattern, limit, offset),
+            ).fetchall()
+        return [job for (name,) in names if (job := self._get(name)) is not None]
+
     async def create(self, name: str, request: bytes, output_dir: str, kind: str = "") -> None:
         """Store a new QUEUED job owned here."""
         await asyncio.to_thread(self._create, name, request, output_dir, kind)
@@ -270,6 +279,10 @@ class JobStore:
     async def list(self, prefix: str, offset: int = 0, limit: int = 100) -> builtins.list[Job]:
         """Jobs whose name starts with ``prefix``, newest first."""
         return await asyncio.to_thread(self._list, prefix, offset, limit)
+
+    async def glob(self, pattern: str, offset: int = 0, limit: int = 100) -> builtins.list[Job]:
+        """Jobs whose name matches the SQLite GLOB ``pattern``, newest first."""
+        return await asyncio.to_thread(self._glob, pattern, offset, limit)
 
     async def update(self, name: str, **values: object) -> None:
         """Set columns of a job (``state``, ``rows_total``, ``error``, ``response``, ...)."""

@@ -3,6 +3,7 @@ any response, so a judge that answers without end cannot fill the server's memor
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import httpx
@@ -68,3 +69,32 @@ class _CappedStream(httpx.AsyncByteStream):
 
 def _too_large(max_bytes: int) -> str:
     return f"the answer is larger than {max_bytes // 1024} KiB"
+
+
+def connection_failed(exc: BaseException, url: object = None) -> str:
+    """``connection to https://host/v1/chat/completions failed: ConnectError (All connection
+    attempts failed)`` for a transport error: which endpoint, and why. The URL is shown without
+    user info or query (where keys may be) and the reason without any URL credentials."""
+    if url is None:
+        try:
+            request = getattr(exc, "request", None)
+        except RuntimeError:  # httpx raises it for an error made without a request
+            request = None
+        url = getattr(request, "url", None)
+    cause = exc.__cause__ if isinstance(exc.__cause__, httpx.TransportError) else exc
+    reason = " ".join(str(cause).split())
+    reason = re.sub(r"//[^/@\s]*@", "//", reason)
+    why = f"{type(cause).__name__} ({reason})" if reason else type(cause).__name__
+    return f"connection to {shown_url(url)} failed: {why}" if url else f"connection failed: {why}"
+
+
+def shown_url(url: object) -> str:
+    """``scheme://host:port/path`` of ``url``: no user info, query or fragment."""
+    try:
+        parsed = httpx.URL(str(url))
+    except (TypeError, ValueError, httpx.InvalidURL):
+        return "(an invalid URL)"
+    if not parsed.scheme or not parsed.host:
+        return "(an invalid URL)"
+    port = f":{parsed.port}" if parsed.port is not None else ""
+    return f"{parsed.scheme}://{parsed.host}{port}{parsed.path}"

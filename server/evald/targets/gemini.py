@@ -24,7 +24,7 @@ from evald.judges.base import (
     TransientError,
     classify_http,
 )
-from evald.judges.http import AnswerTooLarge
+from evald.judges.http import AnswerTooLarge, connection_failed
 from evald.targets.base import Endpoint, Generation, Output, plain
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ async def generate(
     except AnswerTooLarge as exc:
         raise TransientError(str(exc)) from None
     except httpx.TransportError as exc:
-        raise TransientError(f"connection failed: {type(exc).__name__}") from None
+        raise TransientError(connection_failed(exc)) from None
     except JudgeCallError:
         raise
     except ValueError as exc:  # the SDK could not read the body

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from evald.judges.base import JudgeTimeout, RejectedError, TransientError, classify_http
-from evald.judges.http import AnswerTooLarge
+from evald.judges.http import AnswerTooLarge, connection_failed
 from evald.targets.base import Endpoint, Generation, Output, http_message, openai_url, plain
 
 
@@ -48,7 +48,7 @@ async def generate(
     except AnswerTooLarge as exc:
         raise TransientError(str(exc)) from None
     except httpx.TransportError as exc:
-        raise TransientError(f"connection failed: {type(exc).__name__}") from None
+        raise TransientError(connection_failed(exc, url)) from None
     if response.status_code >= 400:
         raise classify_http(response.status_code, http_message(response))
     return read_answer(response.content, generation.kind)

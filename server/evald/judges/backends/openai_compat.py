@@ -18,7 +18,7 @@ from evald.judges.base import (
     TransientError,
     classify_http,
 )
-from evald.judges.http import AnswerTooLarge
+from evald.judges.http import AnswerTooLarge, connection_failed
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 
 NO_KEY = "unused"
@@ -96,7 +96,7 @@ class OpenAICompatJudge:
         except openai.APIConnectionError as exc:
             if isinstance(exc.__cause__, AnswerTooLarge):
                 raise TransientError(str(exc.__cause__)) from None
-            raise TransientError(f"connection failed: {type(exc.__cause__).__name__}") from None
+            raise TransientError(connection_failed(exc)) from None
         except (openai.APIResponseValidationError, ValueError) as exc:
             raise TransientError(f"unreadable response: {type(exc).__name__}") from None
         tokens = _tokens(completion)
