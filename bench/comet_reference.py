@@ -4,9 +4,14 @@ unbabel-comet cannot be installed beside evald (it needs transformers 4 and hugg
 below 1.0), so ``make bench`` installs it in ``.venv-bench-comet`` and the section runs this
 script there. It imports nothing of evald's or the bench's: only the package under test.
 
-Usage: ``python bench/comet_reference.py CHECKPOINT``, run in the models directory (the package
-finds the encoder by the ``pretrained_model`` of ``hparams.yaml``). It loads the checkpoint once,
-prints ``ready``, then answers one JSON line per request line on stdin::
+Usage: ``python bench/comet_reference.py``. It imports the package at once (seconds: started
+early, that overlaps the building of the models), then reads one JSON line per request on
+stdin. The first names the checkpoint and the models directory (the package finds the encoder
+there, by the ``pretrained_model`` of ``hparams.yaml``); it loads it and prints ``ready``::
+
+    {"load": "/models/Unbabel/wmt22-comet-da/checkpoints/model.ckpt", "cwd": "/models"}
+
+Each next one is answered with one JSON line::
 
     {"triples": [[src, mt, ref], ...], "per_call": 256, "batch": 32, "seconds": 4.0}
     -> {"items": N, "seconds": S, "cpu": C}
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import resource
 import sys
 import time
@@ -37,7 +43,9 @@ def main() -> None:
 
     logging.disable(logging.WARNING)  # Lightning's per-call banners
     warnings.filterwarnings("ignore")  # and its deprecation notices, on every call
-    model = load_from_checkpoint(sys.argv[1], strict=True, local_files_only=True)
+    load = json.loads(sys.stdin.readline())
+    os.chdir(load["cwd"])
+    model = load_from_checkpoint(load["load"], strict=True, local_files_only=True)
     print("ready", flush=True)
     for line in sys.stdin:
         request = json.loads(line)

@@ -411,22 +411,34 @@ def comet_python() -> Path | None:
 
 class CometReference:
     """unbabel-comet in its own environment and process (``bench/comet_reference.py``),
-    holding the bench's COMET checkpoint loaded between measurements."""
+    started before the models are built (its imports take seconds), then holding the bench's
+    COMET checkpoint loaded between measurements."""
 
-    def __init__(self, python: Path, root: Path, triples: Sequence[Triple]) -> None:
+    def __init__(self, python: Path) -> None:
         script = Path(__file__).with_name("comet_reference.py")
-        checkpoint = root / "Unbabel/wmt22-comet-da" / "checkpoints" / "model.ckpt"
-        self.triples = [list(triple) for triple in triples]
+        self.triples: list[list[str]] = []
         self.process = subprocess.Popen(
-            [str(python), str(script), str(checkpoint)],
-            cwd=root,
+            [str(python), str(script)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-            env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+            env={
+                **os.environ,
+                "HF_HUB_OFFLINE": "1",
+                "TRANSFORMERS_OFFLINE": "1",
+                "PYTHONWARNINGS": "ignore",  # import-time deprecation notices of its libraries
+            },
         )
+
+    def load(self, root: Path, triples: Sequence[Triple]) -> None:
+        """Load the COMET checkpoint under ``root``; ``triples`` are what it will score."""
+        assert self.process.stdin is not None
+        checkpoint = root / "Unbabel/wmt22-comet-da" / "checkpoints" / "model.ckpt"
+        self.process.stdin.write(json.dumps({"load": str(checkpoint), "cwd": str(root)}) + "\n")
+        self.process.stdin.flush()
         if self._line() != "ready":
             raise RuntimeError("the COMET reference did not start")
+        self.triples = [list(triple) for triple in triples]
 
     def _line(self) -> str:
         assert self.process.stdout is not None
@@ -466,6 +478,8 @@ class CometReference:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 # The server's side ---------------------------------------------------------------------------
@@ -702,70 +716,84 @@ def run(quick: bool) -> Section:
     """Measure BERTScore, Detoxify toxicity, COMET and MetricX through ``evald serve`` against
     their references."""
     section = Section("models", "Model-backed metrics on CPU: evald server vs reference package")
+    python = comet_python()
+    with contextlib.ExitStack() as stack:
+        comet = None if python is None else stack.enter_context(CometReference(python))
+        serving = stack.enter_context(_serving(quick))
+        _measure(section, serving, comet)
+    return section
+
+
+def _measure(
+    section: Section,
+    serving: tuple[Path, Plan, list[tuple[str, str]], int, int, int],
+    comet: CometReference | None,
+) -> None:
+    """The section's rows and notes, ``serving`` the models and the server."""
     import bert_score  # type: ignore[import-untyped]
     import detoxify  # type: ignore[import-untyped]
     import torch
 
-    with _serving(quick) as (root, chosen, pairs, port, metrics_port, pid):
-        caller = Caller(port, metrics_port, pid)
+    root, chosen, pairs, port, metrics_port, pid = serving
+    caller = Caller(port, metrics_port, pid)
 
-        layers = chosen.size.num_layers
-        scorer = bert_score.BERTScorer(
-            model_type=str(root / BERT), num_layers=layers, batch_size=BATCH, device="cpu"
-        )
+    layers = chosen.size.num_layers
+    scorer = bert_score.BERTScorer(
+        model_type=str(root / BERT), num_layers=layers, batch_size=BATCH, device="cpu"
+    )
 
-        def bertscore(chunk: Sequence[tuple[str, str]]) -> object:
-            return scorer.score([p for _, p in chunk], [r for r, _ in chunk], batch_size=BATCH)
+    def bertscore(chunk: Sequence[tuple[str, str]]) -> object:
+        return scorer.score([p for _, p in chunk], [r for r, _ in chunk], batch_size=BATCH)
 
-        name = "bert_score.BERTScorer.score in-process"
-        section.rows += _rows(
-            "BERTScore",
-            "pairs/s",
-            caller,
-            [bertscore_request(pair, root, layers) for pair in pairs],
-            (in_process(bertscore, pairs, BATCH), in_process(bertscore, pairs, 1)),
-            len(pairs),
-            chosen,
-            (f"{name}, batch_size={BATCH}", f"{name}, one pair per call"),
-        )
+    name = "bert_score.BERTScorer.score in-process"
+    section.rows += _rows(
+        "BERTScore",
+        "pairs/s",
+        caller,
+        [bertscore_request(pair, root, layers) for pair in pairs],
+        (in_process(bertscore, pairs, BATCH), in_process(bertscore, pairs, 1)),
+        len(pairs),
+        chosen,
+        (f"{name}, batch_size={BATCH}", f"{name}, one pair per call"),
+    )
 
-        folder = root / DETOXIFY
-        detector = detoxify.Detoxify(
-            checkpoint=str(folder / CHECKPOINT), huggingface_config_path=str(folder)
-        )
-        responses = [prediction for _, prediction in pairs]
+    folder = root / DETOXIFY
+    detector = detoxify.Detoxify(
+        checkpoint=str(folder / CHECKPOINT), huggingface_config_path=str(folder)
+    )
+    responses = [prediction for _, prediction in pairs]
 
-        def toxicity(chunk: Sequence[str]) -> object:
-            return detector.predict(list(chunk))
+    def toxicity(chunk: Sequence[str]) -> object:
+        return detector.predict(list(chunk))
 
-        name = "detoxify.Detoxify.predict in-process"
-        section.rows += _rows(
-            "Toxicity (Detoxify)",
-            "texts/s",
-            caller,
-            [toxicity_request(text) for text in responses],
-            (in_process(toxicity, responses, BATCH), in_process(toxicity, responses, 1)),
-            len(responses),
-            chosen,
-            (f"{name}, {BATCH} texts per call", f"{name}, one text per call"),
-        )
+    name = "detoxify.Detoxify.predict in-process"
+    section.rows += _rows(
+        "Toxicity (Detoxify)",
+        "texts/s",
+        caller,
+        [toxicity_request(text) for text in responses],
+        (in_process(toxicity, responses, BATCH), in_process(toxicity, responses, 1)),
+        len(responses),
+        chosen,
+        (f"{name}, {BATCH} texts per call", f"{name}, one text per call"),
+    )
 
-        triples = translation_triples(texts(chosen.pairs, chosen.segment_words)[1])
-        section.rows += _comet_rows(root, caller, triples, chosen, section)
+    triples = translation_triples(texts(chosen.pairs, chosen.segment_words)[1])
+    section.rows += _comet_rows(root, caller, triples, chosen, section, comet)
 
-        score = metricx_reference(root)
-        inputs = [metricx_text(triple) for triple in triples]
-        name = "MetricX-24's forward pass (transformers MT5) in-process"
-        section.rows += _rows(
-            "MetricX-24",
-            "triples/s",
-            caller,
-            [metricx_request(triple) for triple in triples],
-            (in_process(score, inputs, BATCH), in_process(score, inputs, 1)),
-            len(triples),
-            chosen,
-            (f"{name}, batch of {BATCH}", f"{name}, one triple per call"),
-        )
+    score = metricx_reference(root)
+    inputs = [metricx_text(triple) for triple in triples]
+    name = "MetricX-24's forward pass (transformers MT5) in-process"
+    section.rows += _rows(
+        "MetricX-24",
+        "triples/s",
+        caller,
+        [metricx_request(triple) for triple in triples],
+        (in_process(score, inputs, BATCH), in_process(score, inputs, 1)),
+        len(triples),
+        chosen,
+        (f"{name}, batch of {BATCH}", f"{name}, one triple per call"),
+    )
     words = f"{chosen.words[0]}-{chosen.words[1]} words"
     segments = f"{chosen.segment_words[0]}-{chosen.segment_words[1]} words per text"
     section.notes += [
@@ -791,32 +819,35 @@ def run(quick: bool) -> Section:
         "Targets: batch 32 ratio >= 0.9; 32 concurrent clients >= 0.7 (both against the "
         "reference's batched throughput); batch 1 is shown for latency-bound use.",
     ]
-    return section
 
 
 def _comet_rows(
-    root: Path, caller: Caller, triples: Sequence[Triple], chosen: Plan, section: Section
+    root: Path,
+    caller: Caller,
+    triples: Sequence[Triple],
+    chosen: Plan,
+    section: Section,
+    reference: CometReference | None,
 ) -> list[Row]:
     """COMET against unbabel-comet in its own environment, or a note saying how to get it."""
-    python = comet_python()
-    if python is None:
+    if reference is None:
         section.notes.append(
             f"COMET not measured: the reference environment is missing ({COMET_VENV}/bin/python "
             "or EVALD_BENCH_COMET_PYTHON); `make bench` builds it."
         )
         return []
-    with CometReference(python, root, triples) as reference:
-        name = f"unbabel-comet {COMET_VERSION} predict, its own process"
-        return _rows(
-            "COMET-22",
-            "triples/s",
-            caller,
-            [comet_request(triple) for triple in triples],
-            (reference.measure(COMET_PER_CALL, BATCH), reference.measure(1, 1)),
-            len(triples),
-            chosen,
-            (
-                f"{name}, {COMET_PER_CALL} triples per call, batch_size={BATCH}",
-                f"{name}, one triple per call",
-            ),
-        )
+    reference.load(root, triples)
+    name = f"unbabel-comet {COMET_VERSION} predict, its own process"
+    return _rows(
+        "COMET-22",
+        "triples/s",
+        caller,
+        [comet_request(triple) for triple in triples],
+        (reference.measure(COMET_PER_CALL, BATCH), reference.measure(1, 1)),
+        len(triples),
+        chosen,
+        (
+            f"{name}, {COMET_PER_CALL} triples per call, batch_size={BATCH}",
+            f"{name}, one triple per call",
+        ),
+    )
