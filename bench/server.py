@@ -361,18 +361,19 @@ def _merge(results: Sequence[load.Result]) -> load.Result:
     return merged
 
 
-def _accounted(crew: load.Crew, seconds: float, server_pid: int | list[int] | None) -> load.Result:
+def _accounted(crew: load.Crew, seconds: float, server: int | list[int] | None) -> load.Result:
     """``crew.measure(seconds)`` with the CPU seconds the crew (``load``) and the server
     (``server``: the process tree of a pid, or a list of processes) used meanwhile."""
-    if server_pid is None:
-        server = []
-    else:
-        server = cpu.tree(server_pid) if isinstance(server_pid, int) else server_pid
-    before = cpu.seconds(crew.pids), cpu.seconds(server)
+    pids: list[int] = []
+    if isinstance(server, int):
+        pids = cpu.tree(server)
+    elif server is not None:
+        pids = server
+    before = cpu.seconds(crew.pids), cpu.seconds(pids)
     result = crew.measure(seconds)
     result.cpu["load"] = cpu.seconds(crew.pids) - before[0]
-    if server_pid is not None:
-        result.cpu["server"] = cpu.seconds(server) - before[1]
+    if server is not None:
+        result.cpu["server"] = cpu.seconds(pids) - before[1]
     return result
 
 
@@ -755,7 +756,7 @@ def measure_isolated(p: Plan) -> tuple[list[Row], list[str]]:
                 size,
                 ours,
                 kernel,
-                f"{baseline}",
+                baseline,
                 note=f"throughput {ours.per_second * BATCH:,.0f} pairs/s, kernel "
                 f"{kernel.per_second:,.0f} (ratio {ours.per_second * BATCH / kernel.per_second:.2f}"
                 f"); ratio to the bare server below: "
