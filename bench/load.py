@@ -69,6 +69,9 @@ class Result:
     """Seconds per successful call."""
     cpu: dict[str, float] = field(default_factory=dict)
     """CPU seconds used meanwhile, by whom (e.g. ``server``, ``load``), where measured."""
+    process_cpu: float = 0.0
+    """CPU seconds the measuring processes used in their timed windows (``time.process_time``
+    in each process: its own work only, not waiting for the parent's next round)."""
 
     @property
     def per_second(self) -> float:
@@ -85,8 +88,9 @@ class Result:
         return cuts[min(98, max(0, round(p) - 1))] * 1000
 
 
-Part = tuple[int, int, float, list[float]]
-"""What one process measured: successful calls, failed calls, its window (s), latencies (s)."""
+Part = tuple[int, int, float, list[float], float]
+"""What one process measured: successful calls, failed calls, its window (s), latencies (s),
+and the CPU seconds it used in that window (``time.process_time``)."""
 
 
 class Crew:
@@ -165,10 +169,11 @@ def _combine(parts: list[Part]) -> Result:
     """One result from the processes' parts: calls summed, rate = sum of per-process rates."""
     result = Result()
     rate = 0.0
-    for count, errors, seconds, latencies in parts:
+    for count, errors, seconds, latencies, used in parts:
         result.requests += count
         result.errors += errors
         result.latencies += latencies
+        result.process_cpu += used
         rate += count / seconds if seconds else 0.0
     # Stated as requests over the mean window.
     result.seconds = result.requests / rate if rate else 0.0
@@ -244,6 +249,7 @@ async def _timed(
     latencies: list[float] = []
     errors = 0
     sent = 0
+    used = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
 
@@ -262,7 +268,8 @@ async def _timed(
             latencies.append(time.perf_counter() - began)
 
     await asyncio.gather(*(worker(slot) for slot in range(load.concurrency)))
-    return len(latencies), errors, time.perf_counter() - start, latencies
+    elapsed = time.perf_counter() - start
+    return len(latencies), errors, elapsed, latencies, time.process_time() - used
 
 
 async def _connect(target: Target, connections: int) -> tuple[list[Any], Any]:

@@ -20,7 +20,8 @@ LIBRARIES = ("rouge-score", "sacrebleu", "rapidfuzz", "nltk", "grpcio")
 
 @dataclass(frozen=True)
 class Row:
-    """One measured case: throughput of ours and of a baseline on the same kind of input."""
+    """One measured case: throughput (or a cost) of ours and of a baseline on the same kind of
+    input."""
 
     case: str
     size: str
@@ -32,7 +33,8 @@ class Row:
 
     @property
     def ratio(self) -> float:
-        """How many times faster ours is (ours / baseline)."""
+        """ours / baseline: how many times faster ours is for a throughput, how many times
+        costlier for a cost (such as the server section's CPU per pair)."""
         return self.ours / self.baseline if self.baseline else float("inf")
 
 

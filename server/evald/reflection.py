@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import descriptor_pb2, descriptor_pool
-from google.protobuf.descriptor import FileDescriptor
+from google.protobuf.descriptor import Descriptor, FileDescriptor
 from grpc_reflection.v1alpha import reflection_pb2 as messages
 
 V1ALPHA = "grpc.reflection.v1alpha.ServerReflection"
@@ -192,6 +192,7 @@ class ReflectionServicer:
         if cached is None:
             proto = descriptor_pb2.FileDescriptorProto()
             file.CopyToProto(proto)
+            _set_json_names(proto, file)
             cached = self._serialized[file.name] = proto.SerializeToString()
         return cached
 
@@ -205,6 +206,28 @@ class ReflectionServicer:
         return [
             grpc.method_handlers_generic_handler(name, {METHOD: method}) for name in SERVICE_NAMES
         ]
+
+
+def _set_json_names(proto: descriptor_pb2.FileDescriptorProto, file: FileDescriptor) -> None:
+    """Set ``json_name`` on every field and extension of ``proto``, as protoc does.
+
+    ``CopyToProto`` leaves it out, and clients that render JSON from reflected descriptors
+    (grpcurl, ghz) then print the proto names (``exact_match_results``) instead of the JSON
+    names the API documents (``exactMatchResults``).
+    """
+    for message in proto.message_type:
+        _set_message_json_names(message, file.message_types_by_name[message.name])
+    for extension in proto.extension:
+        extension.json_name = file.extensions_by_name[extension.name].json_name
+
+
+def _set_message_json_names(proto: descriptor_pb2.DescriptorProto, message: Descriptor) -> None:
+    for field in proto.field:
+        field.json_name = message.fields_by_name[field.name].json_name
+    for extension in proto.extension:
+        extension.json_name = message.extensions_by_name[extension.name].json_name
+    for nested in proto.nested_type:
+        _set_message_json_names(nested, message.nested_types_by_name[nested.name])
 
 
 def enable(server: grpc.aio.Server, service_names: Sequence[str]) -> ReflectionServicer:

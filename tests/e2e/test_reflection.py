@@ -244,3 +244,48 @@ def test_stock_reflection_client(
     method = stock_pool.FindMethodByName(f"{API[api]}.EvaluateInstances")
     assert method.input_type.full_name == f"google.cloud.aiplatform.{api}.EvaluateInstancesRequest"
     assert dynamic_exact_match(channel, stock_pool, api) == [s for *_, s in EXACT_MATCH]
+
+
+def _fields(
+    messages: Any,
+) -> Any:
+    """Every field of ``messages`` (DescriptorProtos) and of their nested messages."""
+    for message in messages:
+        yield from message.field
+        yield from message.extension
+        yield from _fields(message.nested_type)
+
+
+def _lower_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@pytest.mark.parametrize("version", REFLECTION)
+def test_described_fields_carry_their_json_names(channel: grpc.Channel, version: str) -> None:
+    """grpcurl and ghz render JSON with the ``json_name`` the descriptors carry (the proto name
+    when there is none): every field served has it, lowerCamel as the API documents."""
+    files = files_of(ask(channel, version, file_containing_symbol=f"{API['v1beta1']}"))
+    fields = [f for proto in files for f in [*_fields(proto.message_type), *proto.extension]]
+    assert len(fields) > 100
+    assert [f.name for f in fields if f.json_name != _lower_camel(f.name)] == []
+
+
+def test_stock_reflection_client_renders_lower_camel_json(
+    channel: grpc.Channel, stock_pool: descriptor_pool.DescriptorPool
+) -> None:
+    response_type = stock_pool.FindMessageTypeByName(
+        "google.cloud.aiplatform.v1beta1.EvaluateInstancesResponse"
+    )
+    database = ProtoReflectionDescriptorDatabase(channel)
+    served = database.FindFileContainingSymbol(response_type.full_name)
+    (described,) = [m for m in served.message_type if m.name == "EvaluateInstancesResponse"]
+    named = {f.name: f.json_name for f in described.field}
+    assert named["exact_match_results"] == "exactMatchResults"
+    response = json_format.ParseDict(
+        {"exactMatchResults": {"exactMatchMetricValues": [{"score": 1.0}]}},
+        message_factory.GetMessageClass(response_type)(),
+    )
+    assert json_format.MessageToDict(response) == {
+        "exactMatchResults": {"exactMatchMetricValues": [{"score": 1.0}]}
+    }
