@@ -6,7 +6,7 @@ two flavours: ``*.proto.json`` compile the proto files (run from the repository 
 ``*.reflect.json`` ask the server by reflection. The proto files import googleapis' protos,
 which ``python -m bench.ghzdata --googleapis`` copies from the installed
 googleapis-common-protos package into ``bench/ghz/googleapis/`` (git-ignored).
-``tests/unit/test_bench.py`` checks that the committed files are what this module writes, that
+``tests/bench/test_ghz.py`` checks that the committed files are what this module writes, that
 each data file parses into the request message, and that the protos compile with those paths.
 """
 

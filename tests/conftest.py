@@ -43,9 +43,9 @@ SLOW_TESTS = {
     "unit/gateway/test_fast_json.py::test_render_equals_json_format",
     "unit/kernels/test_bleu.py::test_corpus_bleu_generated",
     "unit/kernels/test_rouge.py::test_generated_pairs_all_types",
-    "unit/test_bench.py::test_crew_processes_measure_many_rounds_and_report_failures",
-    "unit/test_bench.py::test_quick_run_writes_table_and_json",
-    "unit/test_bench.py::test_quick_server_section_runs_against_echo_and_evald",
+    "bench/test_load.py::test_crew_processes_measure_many_rounds_and_report_failures",
+    "bench/test_main.py::test_quick_run_writes_table_and_json",
+    "bench/test_server.py::test_quick_server_section_runs_against_echo_and_evald",
     "unit/test_scoring.py::test_a_job_runs_in_another_process",
 }
 
