@@ -21,6 +21,7 @@ from tests.e2e.test_rubrics import smart
 from tests.fakes.judge_config import MODELS, configure
 from tests.fakes.judge_server import FakeJudge, running
 from tests.support import ServerThread, serving, stub
+from tests.tls import self_signed
 
 ROWS = [
     {"prompt": "q0", "response": "the cat sat on the mat", "reference": "the cat sat on the mat"},
@@ -323,11 +324,36 @@ JUDGED_SCORES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("where", ["local", "server"])
+SECURED_KEY = "evald-test-judged-CLI-key-9b2e"
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, Path]]:
+    """A server with API keys and TLS (watching the tests' judge config, as every test server
+    does); its certificate, which the CLI trusts."""
+    root = tmp_path_factory.mktemp("secured")
+    cert, key = self_signed(root, "localhost")
+    keys = root / "keys.toml"
+    keys.write_text(f'[[keys]]\nname = "cli"\nkey = "{SECURED_KEY}"\n', encoding="utf-8")
+    with serving(auth_keys_file=keys, tls_cert=cert, tls_key=key, data_dir=root) as running:
+        yield running, cert
+
+
+@pytest.mark.parametrize("where", ["local", "server", "secured server"])
 def test_judge_metrics_legacy_inputs_and_templates(
-    where: str, judged: FakeJudge, server: ServerThread, tmp_path: Path
+    where: str,
+    judged: FakeJudge,
+    server: ServerThread,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     extra = ["--server", server.address] if where == "server" else []
+    if where == "secured server":
+        secured_server, cert = request.getfixturevalue("secured")
+        monkeypatch.setenv("JUDGED_CLI_KEY", SECURED_KEY)
+        flags = ["--api-key-env", "JUDGED_CLI_KEY", "--tls-ca", str(cert)]
+        extra = ["--server", secured_server.address, *flags]
     code, records = judged_run(tmp_path, *extra, "--judge-model", MODELS["gemini"])
     assert code == 0
     scores = [{r["metric"]: r["score"] for r in record["results"]} for record in records]
@@ -336,9 +362,10 @@ def test_judge_metrics_legacy_inputs_and_templates(
     aggregation = json.loads((tmp_path / "out/aggregation.json").read_text())
     by_name = {m["metric"]: m for m in aggregation["metrics"]}
     assert by_name["versus"]["win_rates"]["candidate"] == 1.0  # pairwise summaries
-    assert aggregation["run"]["where"] == (
-        "local" if where == "local" else f"server {server.address}"
-    )
+    if where != "secured server":
+        assert aggregation["run"]["where"] == (
+            "local" if where == "local" else f"server {server.address}"
+        )
     assert aggregation["run"]["metrics"][0] == {"metric": "fluency", "input": "fluency_input"}
 
 
