@@ -88,12 +88,21 @@ class Comet(Metric):
         assert self.default_model is not None
         assert self.model_kind is not None
         folder = models.resolve(self.default_model)
-        encoder = models.resolve(await asyncio.to_thread(encoder_name, folder))
+        name = _ENCODERS.get(folder)
+        if name is None:  # read once: the model worker also keeps what it first loaded
+            name = _ENCODERS[folder] = await asyncio.to_thread(encoder_name, folder)
+        encoder = models.resolve(name)
         request = ModelRequest(self.model_kind, self.default_model, {"encoder": str(encoder)})
         [score] = await models.run(
             request, [(source, prediction, reference)], deadline=call.deadline
         )
         return float(score)
+
+
+_ENCODERS: dict[Path, str] = {}
+"""Each COMET checkpoint folder's encoder name, from its ``hparams.yaml``: parsing that file
+on every call cost more CPU than the rest of the call, and a burst of calls queued on the
+thread pool instead of filling one forward pass."""
 
 
 def version_name(spec: Any, field: str, metric: str, served: Sequence[str]) -> str:
