@@ -1,18 +1,19 @@
 """Section "judge": what evald spends around each LLM judge call.
 
-``evald serve`` (one worker, judge cache off) is pointed at a scripted judge on loopback that
-speaks both wire protocols evald's judges use (Gemini ``generateContent`` and OpenAI
-``/chat/completions``) and answers after a fixed delay. The scripted judge runs in a process of
-its own (its CPU is not the server's), and so does the load: a ``grpc.aio`` client sending a
-burst of calls at once and waiting for all of them. Measured, side by side in alternating
-rounds:
+``evald serve`` (one worker, no scoring processes, judge cache off) is pointed at a scripted
+judge on loopback that speaks both wire protocols evald's judges use (Gemini
+``generateContent`` and OpenAI ``/chat/completions``) and answers after a fixed delay. The
+scripted judge runs in a process of its own (its CPU is not the server's), and so does the load:
+a ``grpc.aio`` client sending a burst of calls at once and waiting for all of them. Measured,
+side by side in alternating rounds:
 
 - server CPU per judge call (the server's process tree, from ``/proc``), Gemini and
   OpenAI-compatible backends: 1,000 concurrent single-sample ``pointwise_metric_input`` calls;
 - the wall time of those 1,000 calls against a judge answering in 1 s;
 - 250 ``pairwise_metric_input`` rows with Vertex's default 4 samples, half flipped (1,000 judge
   calls): wall time and CPU per judge call;
-- the server's resident memory while 5,000 judge calls are in flight, burst after burst.
+- the server's resident memory while 5,000 judge calls are in flight, burst after burst (the
+  calls of a burst start over 15 s, the judge answering in 20 s).
 """
 
 from __future__ import annotations
@@ -82,8 +83,8 @@ def plan(quick: bool) -> Plan:
         calls=1000,
         rows=250,
         in_flight=5000,
-        memory_delay=10.0,
-        memory_spread=7.0,
+        memory_delay=20.0,
+        memory_spread=15.0,
         memory_bursts=3,
     )
 
@@ -490,10 +491,10 @@ def measure(p: Plan) -> Section:
         )
     )
     section.notes.append(
-        f"`evald serve --workers 1`, judge cache off, max_concurrency {concurrency}, one "
-        "judge per backend; the scripted judge (aiohttp) and the load (grpc.aio, "
-        f"{CHANNELS} connections) run in processes of their own; CPU is the server's process "
-        "tree from /proc, divided by the judge calls made; bursts alternate, "
+        "`evald serve --workers 1 --scoring-processes 0`, judge cache off, max_concurrency "
+        f"{concurrency}, one judge per backend; the scripted judge (aiohttp) and the load "
+        f"(grpc.aio, {CHANNELS} connections) run in processes of their own; CPU is the server's "
+        "process tree from /proc, divided by the judge calls made; bursts alternate, "
         f"{p.rounds} round(s)"
     )
     return section

@@ -14,7 +14,7 @@ MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 
 class AnswerTooLarge(httpx.ReadError):
-    """A judge's response is larger than the cap: a transport error to the SDKs, so it is
+    """A judge's response is larger than the cap: a transport error (to an SDK too), so it is
     retried like other unreadable answers and never cached."""
 
 
@@ -25,16 +25,23 @@ CPU on that than on the calls; small pools, each request sent to the least busy,
 constant."""
 
 
-def pooled_client(max_connections: int, max_bytes: int = MAX_ANSWER_BYTES) -> httpx.AsyncClient:
-    """An HTTP client that opens and keeps up to about ``max_connections`` connections, reads
-    at most ``max_bytes`` of a response, and times nothing out itself (calls carry their
-    timeouts).
+OPEN_CONNECTIONS = 100
+"""Connections a pool may open beyond those it keeps (httpx's default): callers bound their
+calls in flight themselves (a judge's ``max_concurrency``), and may share one client between
+several endpoints, each with its own bound."""
 
-    ``max_connections`` should cover the calls allowed in flight: beyond it a request waits for
-    a connection (concurrency is capped below the configured limit)."""
+
+def pooled_client(max_connections: int, max_bytes: int = MAX_ANSWER_BYTES) -> httpx.AsyncClient:
+    """An HTTP client that keeps up to about ``max_connections`` connections alive, reads at
+    most ``max_bytes`` of a response, and times nothing out itself (calls carry their timeouts).
+
+    Its pools open what the calls in flight need (at least :data:`OPEN_CONNECTIONS` each), so
+    ``max_connections`` calls at once never wait for a connection."""
     shards = max(1, math.ceil(max_connections / SHARD_CONNECTIONS))
     each = math.ceil(max_connections / shards)
-    limits = httpx.Limits(max_connections=each, max_keepalive_connections=each)
+    limits = httpx.Limits(
+        max_connections=max(each, OPEN_CONNECTIONS), max_keepalive_connections=each
+    )
     tls = httpx.create_ssl_context()  # one for all pools: loading the CA store takes ~20 ms
     pools = [httpx.AsyncHTTPTransport(verify=tls, limits=limits) for _ in range(shards)]
     return httpx.AsyncClient(timeout=None, transport=_CappedTransport(pools, max_bytes))

@@ -112,7 +112,7 @@ class Runtime:
         """The client for ``spec`` on this event loop, made on first use and then reused.
 
         Shared by every request, so connections to the judge are pooled (no TCP or TLS
-        handshake per request), and made in a thread: building an SDK client loads the CA
+        handshake per request), and made in a thread: building an HTTP client loads the CA
         store, tens of milliseconds that must not stall the event loop's other calls.
         """
         loop = asyncio.get_running_loop()

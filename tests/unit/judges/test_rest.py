@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from evald.judges.backends import backends, openai_compat
+from evald.judges.backends import backends, gemini, openai_compat
 from evald.judges.backends.gemini import GeminiJudge, GeminiOptions
-from evald.judges.base import GenerationParams, JudgeRequest, Media, Reply, Tokens
+from evald.judges.base import GenerationParams, JudgeRequest, Media, RejectedError, Reply, Tokens
 from evald.judges.http import pooled_client
 from evald.judges.spec import JudgeSpec, Secret
 
@@ -135,3 +135,15 @@ async def test_openai_sends_what_the_openai_sdk_sends(
         await http.aclose()
     assert mine == theirs
     assert mine.tokens == Tokens(9, 10)
+
+
+def test_gemini_model_names_become_resource_paths() -> None:
+    assert gemini.model_path("gemini-2.5-flash", False) == "models/gemini-2.5-flash"
+    assert gemini.model_path("tunedModels/t", False) == "tunedModels/t"
+    assert (
+        gemini.model_path("gemini-2.5-flash", True) == "publishers/google/models/gemini-2.5-flash"
+    )
+    assert gemini.model_path("meta/llama", True) == "publishers/meta/models/llama"
+    for bad in ("../../v1/other", "m?key=x", "m&x", ""):
+        with pytest.raises(RejectedError):
+            gemini.model_path(bad, False)

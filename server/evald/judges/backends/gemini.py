@@ -129,7 +129,11 @@ class GeminiRestJudge:
 
 def model_path(model: str, vertex: bool) -> str:
     """``models/m`` (Gemini API) or ``publishers/google/models/m`` (Vertex AI) for ``m``;
-    a name that is already a resource path is kept (google-genai's rule)."""
+    a name that is already a resource path is kept (google-genai's rules). A name that could
+    leave the model's path (``..``, ``?``, ``&``; a request may name any model a ``*`` glob
+    serves) is refused, as google-genai refuses it."""
+    if not model or ".." in model or "?" in model or "&" in model:
+        raise RejectedError(f"invalid model name {model!r}")
     if vertex:
         if model.startswith(("projects/", "models/", "publishers/")):
             return model
