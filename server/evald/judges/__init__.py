@@ -1,8 +1,8 @@
 """LLM judges ("autoraters") behind the judge-backed metrics.
 
 - :mod:`~evald.judges.base`: the :class:`Judge` protocol and the errors a backend call raises.
-- :mod:`~evald.judges.backends`: the backends, one module each, found by discovery (their SDKs
-  imported on first use).
+- :mod:`~evald.judges.backends`: the backends, one module each, found by discovery (an SDK a
+  backend needs imported on first use); :mod:`~evald.judges.rest` is the REST call they share.
 - :mod:`~evald.judges.config`: the judge configuration (file, ``[judges]`` table, environment).
 - :mod:`~evald.judges.runtime`: :class:`Judges` (a server's judges, the config file watched),
   resolution, cache, concurrency, retries, deadline, status codes.

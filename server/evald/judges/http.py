@@ -3,8 +3,9 @@ any response, so a judge that answers without end cannot fill the server's memor
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import httpx
 
@@ -13,47 +14,92 @@ MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 
 class AnswerTooLarge(httpx.ReadError):
-    """A judge's response is larger than the cap: a transport error to the SDKs, so it is
+    """A judge's response is larger than the cap: a transport error (to an SDK too), so it is
     retried like other unreadable answers and never cached."""
 
 
+SHARD_CONNECTIONS = 8
+"""Connections per httpx pool. An httpx pool checks each of its connections (a system call for
+an idle one) whenever a request starts or ends, so one pool of 1,000 connections spends more
+CPU on that than on the calls; small pools, each request sent to the least busy, keep it
+constant."""
+
+
+OPEN_CONNECTIONS = 100
+"""Connections a pool may open beyond those it keeps (httpx's default): callers bound their
+calls in flight themselves (a judge's ``max_concurrency``), and may share one client between
+several endpoints, each with its own bound."""
+
+
 def pooled_client(max_connections: int, max_bytes: int = MAX_ANSWER_BYTES) -> httpx.AsyncClient:
-    """An HTTP client that keeps up to ``max_connections`` connections open, reads at most
-    ``max_bytes`` of a response, and times nothing out itself (calls carry their timeouts)."""
-    limits = httpx.Limits(max_keepalive_connections=max_connections)
-    transport = _CappedTransport(httpx.AsyncHTTPTransport(limits=limits), max_bytes)
-    return httpx.AsyncClient(timeout=None, transport=transport)
+    """An HTTP client that keeps up to about ``max_connections`` connections alive, reads at
+    most ``max_bytes`` of a response, and times nothing out itself (calls carry their timeouts).
+
+    Its pools open what the calls in flight need (at least :data:`OPEN_CONNECTIONS` each), so
+    ``max_connections`` calls at once never wait for a connection."""
+    shards = max(1, math.ceil(max_connections / SHARD_CONNECTIONS))
+    each = math.ceil(max_connections / shards)
+    limits = httpx.Limits(
+        max_connections=max(each, OPEN_CONNECTIONS), max_keepalive_connections=each
+    )
+    tls = httpx.create_ssl_context()  # one for all pools: loading the CA store takes ~20 ms
+    pools = [httpx.AsyncHTTPTransport(verify=tls, limits=limits) for _ in range(shards)]
+    return httpx.AsyncClient(timeout=None, transport=_CappedTransport(pools, max_bytes))
 
 
 class _CappedTransport(httpx.AsyncBaseTransport):
-    def __init__(self, inner: httpx.AsyncHTTPTransport, max_bytes: int) -> None:
-        self.inner = inner
+    """Sends each request through the pool with the fewest requests under way, and caps the
+    size of its response."""
+
+    def __init__(self, pools: list[httpx.AsyncHTTPTransport], max_bytes: int) -> None:
+        self.pools = pools
+        self.busy = [0] * len(pools)
+        """Requests under way per pool (sent, response not yet closed)."""
         self.max_bytes = max_bytes
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            await response.aclose()
-            raise AnswerTooLarge(_too_large(self.max_bytes), request=request)
+        busy = self.busy
+        index = busy.index(min(busy))
+        busy[index] += 1
+        try:
+            response = await self.pools[index].handle_async_request(request)
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > self.max_bytes:
+                await response.aclose()
+                raise AnswerTooLarge(_too_large(self.max_bytes), request=request)
+        except BaseException:
+            busy[index] -= 1
+            raise
         stream = response.stream
         assert isinstance(stream, httpx.AsyncByteStream)
         return httpx.Response(
             status_code=response.status_code,
             headers=response.headers,
-            stream=_CappedStream(stream, self.max_bytes, request),
+            stream=_CappedStream(stream, self.max_bytes, request, lambda: self._done(index)),
             extensions=response.extensions,
         )
 
+    def _done(self, index: int) -> None:
+        self.busy[index] -= 1
+
     async def aclose(self) -> None:
-        await self.inner.aclose()
+        for pool in self.pools:
+            await pool.aclose()
 
 
 class _CappedStream(httpx.AsyncByteStream):
-    def __init__(self, inner: httpx.AsyncByteStream, max_bytes: int, request: httpx.Request):
+    def __init__(
+        self,
+        inner: httpx.AsyncByteStream,
+        max_bytes: int,
+        request: httpx.Request,
+        done: Callable[[], None],
+    ):
         self.inner = inner
         self.max_bytes = max_bytes
         self.request = request
+        self.done: Callable[[], None] | None = done
+        """Told once, when the response is closed."""
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         read = 0
@@ -64,7 +110,12 @@ class _CappedStream(httpx.AsyncByteStream):
             yield chunk
 
     async def aclose(self) -> None:
-        await self.inner.aclose()
+        try:
+            await self.inner.aclose()
+        finally:
+            done, self.done = self.done, None
+            if done is not None:
+                done()
 
 
 def _too_large(max_bytes: int) -> str:

@@ -112,7 +112,7 @@ class Runtime:
         """The client for ``spec`` on this event loop, made on first use and then reused.
 
         Shared by every request, so connections to the judge are pooled (no TCP or TLS
-        handshake per request), and made in a thread: building an SDK client loads the CA
+        handshake per request), and made in a thread: building an HTTP client loads the CA
         store, tens of milliseconds that must not stall the event loop's other calls.
         """
         loop = asyncio.get_running_loop()
@@ -319,8 +319,9 @@ class Session:
                 response_schema=None,
             )
         cache = self.runtime.cache if self.call.use_cache else None
-        key = cache_key(spec.backend, spec.base_url or "", target.model, request, sample)
+        key = ""  # hashing a large prompt is only worth it when there is a cache
         if cache is not None:
+            key = cache_key(spec.backend, spec.base_url or "", target.model, request, sample)
             stored = await cache.get(key)
             if stored is not None:
                 try:
@@ -385,20 +386,21 @@ class Session:
                 if cost is not None:
                     record(spec.name, cost)
                 telemetry.JUDGE_SECONDS.labels(spec.name).observe(elapsed)
-                log.debug(
-                    "judge call",
-                    extra={
-                        "fields": {
-                            "judge": spec.name,
-                            "backend": spec.backend,
-                            "model": target.model,
-                            "sample": sample,
-                            "attempt": attempt + 1,
-                            "outcome": outcome,
-                            "ms": round(elapsed * 1000, 3),
-                        }
-                    },
-                )
+                if log.isEnabledFor(logging.DEBUG):  # its fields are not built for nothing
+                    log.debug(
+                        "judge call",
+                        extra={
+                            "fields": {
+                                "judge": spec.name,
+                                "backend": spec.backend,
+                                "model": target.model,
+                                "sample": sample,
+                                "attempt": attempt + 1,
+                                "outcome": outcome,
+                                "ms": round(elapsed * 1000, 3),
+                            }
+                        },
+                    )
             if cache is not None:
                 await cache.put(key, text)
             return Answer(text, value, cached=False)
@@ -413,6 +415,8 @@ class Session:
     def check_media(self, target: Target, media: Sequence[Media]) -> None:
         """InvalidArgument naming the first part the judge cannot be shown, and why: a score
         for content the judge never saw would be a wrong score."""
+        if not media:
+            return  # most calls: no need to list the backends (a scan of their package)
         backend = backends()[target.spec.backend]
         for item in media:
             reason = backend.refusal(item)

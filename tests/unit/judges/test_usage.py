@@ -122,10 +122,16 @@ def test_trailing_metadata_is_read_leniently() -> None:
 
 def test_what_each_backend_reads_from_a_response() -> None:
     thinking = Obj(prompt_token_count=9, candidates_token_count=4, thoughts_token_count=6)
-    assert gemini._tokens(Obj(usage_metadata=thinking)) == Tokens(9, 10)
+    assert gemini._tokens(Obj(usage_metadata=thinking)) == Tokens(9, 10)  # the SDK's models
     assert gemini._tokens(Obj(usage_metadata=Obj(prompt_token_count=9))) == Tokens(9, 0)
     assert gemini._tokens(Obj(usage_metadata=None)) is None
-    reported = Obj(prompt_tokens=12, completion_tokens=7)
-    assert openai_compat._tokens(Obj(usage=reported)) == Tokens(12, 7)
-    assert openai_compat._tokens(Obj(usage=None)) is None
+    thinking_json = {"promptTokenCount": 9, "candidatesTokenCount": 4, "thoughtsTokenCount": 6}
+    assert gemini.usage_tokens(thinking_json) == Tokens(9, 10)  # the REST JSON
+    assert gemini.usage_tokens({"promptTokenCount": 9, "toolUsePromptTokenCount": 2}) == Tokens(
+        11, 0
+    )
+    assert gemini.usage_tokens(None) is None
+    reported = {"prompt_tokens": 12, "completion_tokens": 7}
+    assert openai_compat._tokens({"usage": reported}) == Tokens(12, 7)
+    assert openai_compat._tokens({"usage": None}) is None
     assert openai_compat._tokens("a body that is not a completion") is None

@@ -1,16 +1,26 @@
-"""Gemini judges through the ``google-genai`` SDK (Gemini API key, or Vertex AI)."""
+"""Gemini judges: the ``generateContent`` REST call (Gemini API or Vertex AI with a key), or the
+``google-genai`` SDK (Vertex AI with application-default credentials, whose OAuth tokens it
+refreshes).
+
+With a key, the request is built and the response read as plain JSON, the way google-genai
+sends and reads them (same URL, headers, body and server timeout): the SDK's pydantic models
+and retry wrapper cost several times the CPU of the rest of a judge call."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from evald.judges import rest
 from evald.judges.backends import JudgeBackend
 from evald.judges.base import (
+    Judge,
     JudgeCallError,
     JudgeRequest,
     JudgeTimeout,
@@ -58,12 +68,164 @@ class Gemini(JudgeBackend):
             raise ConfigError(f"{where}: Vertex mode needs project and location (or an API key)")
         return GeminiOptions(vertex, entry.get("project") or None, entry.get("location") or None)
 
-    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> GeminiJudge:
-        return GeminiJudge(spec, http)
+    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> Judge:
+        if spec.api_key is None:
+            return GeminiJudge(spec, http)
+        return GeminiRestJudge(spec, http)
+
+
+GEMINI_URL = "https://generativelanguage.googleapis.com"
+VERTEX_URL = "https://aiplatform.googleapis.com"
+"""Vertex AI's global endpoint, where a key (express mode) is sent."""
+
+
+class GeminiRestJudge:
+    """POSTs ``generateContent`` to one Gemini API or Vertex AI (key) endpoint."""
+
+    backend = "gemini"
+
+    def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
+        assert spec.api_key is not None
+        own: GeminiOptions = spec.options
+        self.name = spec.name
+        self._http = http
+        self._vertex = own.vertex
+        base = (spec.base_url or (VERTEX_URL if own.vertex else GEMINI_URL)).rstrip("/")
+        version = spec.api_version or ("v1beta1" if own.vertex else "v1beta")
+        self._prefix = f"{base}/{version}/"
+        self._headers = {
+            "Content-Type": "application/json",
+            "x-goog-api-key": spec.api_key.reveal().strip(),
+            "User-Agent": rest.USER_AGENT,
+            "x-goog-api-client": rest.USER_AGENT,
+        }
+
+    def url(self, model: str) -> str:
+        """The ``generateContent`` URL of ``model`` (named as google-genai names it)."""
+        return f"{self._prefix}{model_path(model, self._vertex)}:generateContent"
+
+    async def generate(self, model: str, request: JudgeRequest, timeout: float) -> Reply:
+        # As the SDK: the server may give up too once the call's (whole-second) timeout passes.
+        headers = {
+            **self._headers,
+            "X-Server-Timeout": str(math.ceil(max(1, int(timeout * 1000)) / 1000)),
+        }
+        response = await rest.post(
+            self._http, self.url(model), headers, rest.encode(request_body(request)), timeout
+        )
+        document = rest.decoded(response)
+        if response.status_code >= 300:
+            raise classify_http(response.status_code, rest.error_message(document, response))
+        if not isinstance(document, dict):
+            raise TransientError("unreadable response: not a JSON object")
+        tokens = usage_tokens(document.get("usageMetadata"))
+        text = answer_text(document)
+        if text is None:
+            raise TransientError(
+                "the response has no text (blocked or empty candidate)", reply=Reply("", tokens)
+            )
+        return Reply(text, tokens)
+
+
+def model_path(model: str, vertex: bool) -> str:
+    """``models/m`` (Gemini API) or ``publishers/google/models/m`` (Vertex AI) for ``m``;
+    a name that is already a resource path is kept (google-genai's rules). A name that could
+    leave the model's path (``..``, ``?``, ``&``; a request may name any model a ``*`` glob
+    serves) is refused, as google-genai refuses it."""
+    if not model or ".." in model or "?" in model or "&" in model:
+        raise RejectedError(f"invalid model name {model!r}")
+    if vertex:
+        if model.startswith(("projects/", "models/", "publishers/")):
+            return model
+        if "/" in model:
+            publisher, name = model.split("/", 1)
+            return f"publishers/{publisher}/models/{name}"
+        return f"publishers/google/models/{model}"
+    return model if model.startswith(("models/", "tunedModels/")) else f"models/{model}"
+
+
+def request_body(request: JudgeRequest) -> dict[str, Any]:
+    """The ``generateContent`` JSON body of ``request``, as google-genai encodes it."""
+    params = request.params
+    config: dict[str, Any] = {
+        name: value
+        for name, value in (
+            ("temperature", params.temperature),
+            ("topP", params.top_p),
+            ("topK", params.top_k),
+            ("maxOutputTokens", params.max_output_tokens),
+            ("seed", params.seed),
+            ("presencePenalty", params.presence_penalty),
+            ("frequencyPenalty", params.frequency_penalty),
+            ("stopSequences", list(params.stop_sequences) or None),
+        )
+        if value is not None
+    }
+    config["candidateCount"] = 1
+    if request.response_schema:
+        config["responseMimeType"] = "application/json"
+        config["responseJsonSchema"] = request.response_schema
+    parts: list[dict[str, Any]] = [{"text": request.prompt}]
+    for media in request.media:
+        parts.append({"text": media.label})
+        if media.uri:
+            parts.append({"fileData": {"file_uri": media.uri, "mime_type": media.mime_type}})
+        else:
+            data = base64.b64encode(media.data).decode("ascii")
+            parts.append({"inlineData": {"data": data, "mime_type": media.mime_type}})
+    body: dict[str, Any] = {"contents": [{"parts": parts, "role": "user"}]}
+    if request.system_instruction:
+        body["systemInstruction"] = {
+            "parts": [{"text": request.system_instruction}],
+            "role": "user",
+        }
+    body["generationConfig"] = config
+    return body
+
+
+def answer_text(document: Mapping[str, Any]) -> str | None:
+    """The answer text of a ``generateContent`` response (thoughts left out), None when it has
+    none (whatever shape it has)."""
+    candidates = document.get("candidates")
+    if not isinstance(candidates, list) or not candidates or not isinstance(candidates[0], dict):
+        return None
+    content = candidates[0].get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
+    if not isinstance(parts, list):
+        return None
+    texts = [
+        p["text"]
+        for p in parts
+        if isinstance(p, dict)
+        and isinstance(p.get("text"), str)
+        and p["text"]
+        and not p.get("thought")
+    ]
+    return "".join(texts) if texts else None
+
+
+def usage_tokens(usage: Any) -> Tokens | None:
+    """The ``usageMetadata`` of a response as tokens (thinking is billed as output), None when
+    it reports none."""
+    if not isinstance(usage, dict):
+        return None
+    prompt = usage.get("promptTokenCount")
+    if not isinstance(prompt, int):
+        return None
+
+    def count(name: str) -> int:  # absent when zero (e.g. no thinking, a blocked prompt)
+        value = usage.get(name)
+        return value if isinstance(value, int) else 0
+
+    return Tokens(
+        prompt + count("toolUsePromptTokenCount"),
+        count("candidatesTokenCount") + count("thoughtsTokenCount"),
+    )
 
 
 class GeminiJudge:
-    """Calls ``client.aio.models.generate_content`` on one Gemini endpoint."""
+    """Calls ``client.aio.models.generate_content`` on one Gemini endpoint (Vertex AI with
+    application-default credentials)."""
 
     backend = "gemini"
 

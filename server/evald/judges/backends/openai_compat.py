@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
+from evald.judges import rest
 from evald.judges.backends import JudgeBackend
-from evald.judges.base import (
-    JudgeRequest,
-    JudgeTimeout,
-    Reply,
-    Tokens,
-    TransientError,
-    classify_http,
-)
-from evald.judges.http import AnswerTooLarge, connection_failed
+from evald.judges.base import JudgeRequest, Reply, Tokens, TransientError, classify_http
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 
 NO_KEY = "unused"
-"""Sent when no key is configured: local servers (vLLM, Ollama) ignore it, the SDK needs one."""
+"""Sent when no key is configured: local servers (vLLM, Ollama) ignore it, and it is what the
+``openai`` SDK sent (it needs one)."""
 
 
 class OpenAICompatible(JudgeBackend):
@@ -41,66 +34,65 @@ class OpenAICompatible(JudgeBackend):
 
 
 class OpenAICompatJudge:
-    """Calls ``AsyncOpenAI.chat.completions.create`` on one endpoint, SDK retries off."""
+    """POSTs chat completions to one endpoint.
+
+    The request is built and the answer read as plain JSON, the way the ``openai`` SDK sends
+    and reads them (same URL, authorization and body): its pydantic models cost several times
+    the CPU of the rest of a judge call. evald retries (with its own budget and deadline).
+    """
 
     backend = "openai"
 
     def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
-        import openai
-
         self.name = spec.name
-        self._openai = openai
+        self._http = http
         self._structured = spec.structured_output
-        self._client = openai.AsyncOpenAI(
-            base_url=spec.base_url,
-            api_key=spec.api_key.reveal() if spec.api_key else NO_KEY,
-            max_retries=0,  # evald retries (with its own budget and deadline)
-            http_client=http,
-        )
+        self._url = f"{(spec.base_url or '').rstrip('/')}/chat/completions"
+        key = spec.api_key.reveal() if spec.api_key else NO_KEY
+        self._headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Authorization": f"Bearer {key}",
+            "User-Agent": rest.USER_AGENT,
+        }
 
     async def generate(self, model: str, request: JudgeRequest, timeout: float) -> Reply:
-        openai = self._openai
-        messages: list[Any] = []  # ChatCompletionMessageParam dicts
-        if request.system_instruction:
-            messages.append({"role": "system", "content": request.system_instruction})
-        messages.append({"role": "user", "content": _content(request)})
-        params = request.params
-        kwargs: dict[str, Any] = {
-            "temperature": params.temperature,
-            "top_p": params.top_p,
-            "max_tokens": params.max_output_tokens,
-            "seed": params.seed,
-            "presence_penalty": params.presence_penalty,
-            "frequency_penalty": params.frequency_penalty,
-            "stop": list(params.stop_sequences) or None,
+        body = rest.encode(request_body(model, request, self._structured))
+        response = await rest.post(self._http, self._url, self._headers, body, timeout)
+        document = rest.decoded(response)
+        if response.status_code >= 300:
+            raise classify_http(response.status_code, rest.error_message(document, response))
+        tokens = _tokens(document)
+        return Reply(_text(document, tokens), tokens)
+
+
+def request_body(model: str, request: JudgeRequest, structured: bool) -> dict[str, Any]:
+    """The chat completions JSON body of ``request``."""
+    messages: list[dict[str, Any]] = []
+    if request.system_instruction:
+        messages.append({"role": "system", "content": request.system_instruction})
+    messages.append({"role": "user", "content": _content(request)})
+    params = request.params
+    body: dict[str, Any] = {"messages": messages, "model": model, "n": 1}
+    for name, value in (
+        ("temperature", params.temperature),
+        ("top_p", params.top_p),
+        ("max_tokens", params.max_output_tokens),
+        ("seed", params.seed),
+        ("presence_penalty", params.presence_penalty),
+        ("frequency_penalty", params.frequency_penalty),
+        ("stop", list(params.stop_sequences) or None),
+    ):
+        if value is not None:
+            body[name] = value
+    if params.top_k is not None:
+        body["top_k"] = int(params.top_k)  # vLLM/Ollama extension
+    if request.response_schema and structured:
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "verdict", "schema": request.response_schema},
         }
-        kwargs = {k: v for k, v in kwargs.items() if v is not None}
-        if params.top_k is not None:
-            kwargs["extra_body"] = {"top_k": int(params.top_k)}  # vLLM/Ollama extension
-        if request.response_schema and self._structured:
-            kwargs["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "verdict", "schema": dict(request.response_schema)},
-            }
-        try:
-            completion = await asyncio.wait_for(
-                self._client.chat.completions.create(
-                    model=model, messages=messages, n=1, timeout=timeout, **kwargs
-                ),
-                timeout,
-            )
-        except openai.APIStatusError as exc:
-            raise classify_http(exc.status_code, _message(exc)) from None
-        except (TimeoutError, openai.APITimeoutError):
-            raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
-        except openai.APIConnectionError as exc:
-            if isinstance(exc.__cause__, AnswerTooLarge):
-                raise TransientError(str(exc.__cause__)) from None
-            raise TransientError(connection_failed(exc)) from None
-        except (openai.APIResponseValidationError, ValueError) as exc:
-            raise TransientError(f"unreadable response: {type(exc).__name__}") from None
-        tokens = _tokens(completion)
-        return Reply(_text(completion, tokens), tokens)
+    return body
 
 
 def _content(request: JudgeRequest) -> Any:
@@ -117,34 +109,26 @@ def _content(request: JudgeRequest) -> Any:
     return parts
 
 
-def _text(completion: Any, tokens: Tokens | None) -> str:
-    """The answer text of a chat completion. What a 200 response holds is not trusted: the SDK
-    hands back a plain string for a body that is not JSON, and JSON of another shape as is."""
-    choices = getattr(completion, "choices", None)
-    if not isinstance(choices, list) or not choices:
+def _text(document: Any, tokens: Tokens | None) -> str:
+    """The answer text of a chat completion. What a 200 response holds is not trusted: it may
+    not be JSON, or JSON of another shape."""
+    choices = document.get("choices") if isinstance(document, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise TransientError("unreadable response: not a chat completion with choices")
-    message = getattr(choices[0], "message", None)
-    text = getattr(message, "content", None)
+    message = choices[0].get("message")
+    text = message.get("content") if isinstance(message, dict) else None
     if not isinstance(text, str) or not text:
         raise TransientError("the response has no text", reply=Reply("", tokens))
     return text
 
 
-def _tokens(completion: Any) -> Tokens | None:
+def _tokens(document: Any) -> Tokens | None:
     """The usage a completion reports (``completion_tokens`` includes reasoning tokens), None
     when it has none (some OpenAI-compatible servers leave it out)."""
-    usage = getattr(completion, "usage", None)
-    prompt = getattr(usage, "prompt_tokens", None)
-    generated = getattr(usage, "completion_tokens", None)
+    usage = document.get("usage") if isinstance(document, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    prompt, generated = usage.get("prompt_tokens"), usage.get("completion_tokens")
     if not isinstance(prompt, int) or not isinstance(generated, int):
         return None
     return Tokens(prompt, generated)
-
-
-def _message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and error.get("message"):
-            return str(error["message"])
-    return str(getattr(exc, "message", "") or "")
