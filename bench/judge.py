@@ -313,7 +313,7 @@ class _Bursts:
     async def _send(self, bodies: list[bytes], spread: float = 0.0) -> load.Part:
         latencies: list[float] = []
         errors: list[str] = []
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
 
         async def one(i: int, body: bytes) -> None:
             if spread:
@@ -331,7 +331,8 @@ class _Bursts:
             raise RuntimeError(f"every call failed, e.g. {errors[0]}")
         if errors:
             print(f"bench judge: {len(errors)} calls failed, e.g. {errors[0]}", file=sys.stderr)
-        return len(latencies), len(errors), time.perf_counter() - start, latencies
+        window, cpu = time.perf_counter() - start, time.process_time() - used
+        return len(latencies), len(errors), window, latencies, cpu
 
     def __call__(self, which: float) -> load.Part:
         index = int(which)
