@@ -341,26 +341,14 @@ def toxicity_request(text: str) -> bytes:
     return json_format.ParseDict(body, messages.EvaluateInstancesRequest()).SerializeToString()
 
 
-def comet_request(triple: Triple) -> bytes:
-    """One ``comet_input`` request (COMET-22, source and reference)."""
+def translation_request(field: str, version: str, triple: Triple) -> bytes:
+    """One ``comet_input`` or ``metricx_input`` request (``field``) of ``version``, with the
+    source and the reference."""
     source, prediction, reference = triple
     body = {
         "location": "projects/p/locations/l",
-        "comet_input": {
-            "metric_spec": {"version": "COMET_22_SRC_REF"},
-            "instance": {"source": source, "prediction": prediction, "reference": reference},
-        },
-    }
-    return json_format.ParseDict(body, messages.EvaluateInstancesRequest()).SerializeToString()
-
-
-def metricx_request(triple: Triple) -> bytes:
-    """One ``metricx_input`` request (MetricX-24 hybrid: source and reference)."""
-    source, prediction, reference = triple
-    body = {
-        "location": "projects/p/locations/l",
-        "metricx_input": {
-            "metric_spec": {"version": "METRICX_24_SRC_REF"},
+        field: {
+            "metric_spec": {"version": version},
             "instance": {"source": source, "prediction": prediction, "reference": reference},
         },
     }
@@ -796,7 +784,7 @@ def _measure(
         "MetricX-24",
         "triples/s",
         caller,
-        [metricx_request(triple) for triple in triples],
+        [translation_request("metricx_input", "METRICX_24_SRC_REF", t) for t in triples],
         (in_process(score, inputs, BATCH), in_process(score, inputs, 1)),
         len(triples),
         chosen,
@@ -850,7 +838,7 @@ def _comet_rows(
         "COMET-22",
         "triples/s",
         caller,
-        [comet_request(triple) for triple in triples],
+        [translation_request("comet_input", "COMET_22_SRC_REF", t) for t in triples],
         (reference.measure(BATCH, BATCH), reference.measure(1, 1)),
         len(triples),
         chosen,

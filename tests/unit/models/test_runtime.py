@@ -55,6 +55,12 @@ async def test_concurrent_calls_share_forward_passes(runtime: ModelRuntime) -> N
     assert answers[0][0][3] != os.getpid()  # run in a worker process
 
 
+async def arriving(models: ModelRuntime, index: int, gap: float) -> list[object]:
+    """Call ``index`` of a stream, one call every ``gap`` seconds."""
+    await asyncio.sleep(index * gap)
+    return await models.run(M1, [index])
+
+
 async def test_a_burst_still_arriving_is_held_for_one_pass(models_dir: Path) -> None:
     # Calls 10 ms apart (half the wait) span 50 ms, more than the 20 ms wait: held while they
     # keep arriving, they go in one pass, not in a first pass of those that came in time.
@@ -63,11 +69,7 @@ async def test_a_burst_still_arriving_is_held_for_one_pass(models_dir: Path) -> 
         await models.run(M1, ["warm"])
         before = models.forward_passes
 
-        async def late(index: int) -> list[object]:
-            await asyncio.sleep(index * 0.010)
-            return await models.run(M1, [index])
-
-        await asyncio.gather(*(late(i) for i in range(6)))
+        await asyncio.gather(*(arriving(models, i, 0.010) for i in range(6)))
         assert models.forward_passes - before == 1
         assert list(models.batch_sizes)[-1] == 6
     finally:
@@ -82,11 +84,7 @@ async def test_a_steady_stream_is_cut_after_the_hold_limit(models_dir: Path) -> 
         await models.run(M1, ["warm"])
         before = models.forward_passes
 
-        async def late(index: int) -> list[object]:
-            await asyncio.sleep(index * 0.010)
-            return await models.run(M1, [index])
-
-        await asyncio.gather(*(late(i) for i in range(20)))
+        await asyncio.gather(*(arriving(models, i, 0.010) for i in range(20)))
         assert models.forward_passes - before >= 2
     finally:
         await models.aclose()
