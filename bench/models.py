@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from evald.metrics.named.fmeval.toxicity import DETOXIFY_SCORES
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as messages
 from google.protobuf import json_format
 
@@ -56,16 +57,7 @@ BERT = "bench/bert"
 DETOXIFY = "unitary/unbiased-toxic-roberta"
 """The toxicity detector's folder: the one ``fmeval/toxicity`` uses by default."""
 CHECKPOINT = "toxic_debiased-c7548aa0.ckpt"
-DETOXIFY_CLASSES = [
-    "toxicity",
-    "severe_toxicity",
-    "obscene",
-    "identity_attack",
-    "insult",
-    "threat",
-    "sexual_explicit",
-    *(f"identity_{i}" for i in range(9)),
-]
+DETOXIFY_CLASSES = [*DETOXIFY_SCORES, *(f"identity_{i}" for i in range(9))]
 """Detoxify's unbiased model: 7 scores and 9 identity outputs (16 in all)."""
 
 
