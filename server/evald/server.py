@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import socket
@@ -291,6 +292,15 @@ def _bind_failure(settings: Settings) -> str:
     return f"cannot listen on {address}"
 
 
+def freeze_start_up_objects() -> None:
+    """Move every object alive after start-up (modules, descriptors, the app) out of the
+    garbage collector's sight. A full collection walks every tracked object; with the hundreds
+    of thousands that imports leave, the collections that calls in flight trigger cost more than
+    the calls' own work (a judge call: 0.2 ms of evald's CPU with them, 0.1 ms without)."""
+    gc.collect()
+    gc.freeze()
+
+
 async def serve(
     settings: Settings, on_started: Callable[[RunningServer], None] | None = None
 ) -> None:
@@ -306,6 +316,7 @@ async def serve(
             installed.append(sig)
     try:
         running = await start(settings)
+        freeze_start_up_objects()
         log.info(
             "serving",
             extra={

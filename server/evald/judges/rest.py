@@ -14,11 +14,11 @@ import platform
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
+import aiohttp
 
 from evald import __version__
 from evald.judges.base import JudgeTimeout, TransientError
-from evald.judges.http import AnswerTooLarge, connection_failed
+from evald.judges.http import Answer, JudgeHttp, TooLarge, connection_failed
 
 USER_AGENT = f"evald/{__version__} gl-python/{platform.python_version()}"
 """Sent as ``User-Agent`` (and Google's ``x-goog-api-client``)."""
@@ -30,8 +30,8 @@ def encode(payload: Mapping[str, Any]) -> bytes:
 
 
 async def post(
-    http: httpx.AsyncClient, url: str, headers: Mapping[str, str], body: bytes, timeout: float
-) -> httpx.Response:
+    http: JudgeHttp, url: str, headers: Mapping[str, str], body: bytes, timeout: float
+) -> Answer:
     """POST ``body`` to ``url``, the whole response read within ``timeout`` seconds.
 
     Raises :class:`JudgeTimeout` when the time runs out and :class:`TransientError` for a
@@ -39,16 +39,16 @@ async def post(
     """
     try:
         async with asyncio.timeout(timeout):  # no task per call, unlike asyncio.wait_for
-            return await http.post(url, content=body, headers=headers)
-    except (TimeoutError, httpx.TimeoutException):
+            return await http.post(url, headers, body)
+    except TimeoutError:
         raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
-    except AnswerTooLarge as exc:
+    except TooLarge as exc:
         raise TransientError(str(exc)) from None
-    except httpx.TransportError as exc:
+    except (aiohttp.ClientError, ValueError) as exc:  # ValueError: a URL aiohttp refuses
         raise TransientError(connection_failed(exc, url)) from None
 
 
-def decoded(response: httpx.Response) -> Any:
+def decoded(response: Answer) -> Any:
     """The JSON document of a response body, or None when it is not JSON."""
     try:
         return json.loads(response.content)
@@ -56,7 +56,7 @@ def decoded(response: httpx.Response) -> Any:
         return None
 
 
-def error_message(document: Any, response: httpx.Response) -> str:
+def error_message(document: Any, response: Answer) -> str:
     """What an error response says: ``error.message`` (or ``error.status``) of a JSON error
     body, else the start of the body itself."""
     if isinstance(document, dict):
@@ -66,4 +66,4 @@ def error_message(document: Any, response: httpx.Response) -> str:
                 if error.get(key):
                     return str(error[key])
     text = " ".join(response.content[:300].decode("utf-8", "replace").split())
-    return text or response.reason_phrase
+    return text or response.reason

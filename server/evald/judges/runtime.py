@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -22,8 +23,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
-
-import httpx
 
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
 from evald.judges.backends import backends
@@ -44,7 +43,7 @@ from evald.judges.config import (
     SamplingDefaults,
     load,
 )
-from evald.judges.http import pooled_client
+from evald.judges.http import JudgeHttp
 from evald.judges.output import OutputError
 from evald.judges.usage import CACHED, Usage, cost_of_failure, record
 from evald.ops import telemetry, tracing
@@ -148,6 +147,11 @@ class Runtime:
         return Target(spec, model)
 
 
+RACY_SECONDS = 2.0
+"""A file modified this recently before it was read is read again at the next request: file
+times are coarse (a few milliseconds), so a rewrite of the same size may keep its stamp."""
+
+
 class Judges:
     """The judges of one server: the runtime its judge configuration describes.
 
@@ -172,14 +176,18 @@ class Judges:
         self.env: Mapping[str, str] = {} if env is None else env
         self._loaded: bytes | None = None
         """The judge config file's content the current runtime was built from."""
+        self._stamp: tuple[int, ...] | None = None
+        """The file's identity, size and times when it was last read: while they stay the same,
+        the file is not read again (one ``stat`` per request instead of a read). None when they
+        cannot be trusted yet: see :data:`RACY_SECONDS`."""
         self._runtime: Runtime | None = None
         self._problem: str | None = None
         """Why there is no runtime: FAILED_PRECONDITION's message."""
         self._closing: set[asyncio.Task[None]] = set()
         """Closings of replaced runtimes' clients under way (a task needs a reference)."""
-        self._open: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, list[httpx.AsyncClient]
-        ] = weakref.WeakKeyDictionary()
+        self._open: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[JudgeHttp]] = (
+            weakref.WeakKeyDictionary()
+        )
         """Every judge HTTP client made on each event loop, by any runtime of this server."""
         if path is None:
             self._build(lambda: load(None, table, self.env), "")
@@ -202,9 +210,21 @@ class Judges:
 
     def _watch(self, path: Path) -> None:
         try:
+            info = os.stat(path)
+        except OSError:
+            stamp = None
+        else:
+            stamp = (info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        if stamp is not None and stamp == self._stamp:
+            return
+        read_at = time.time()
+        try:
             content: bytes | None = path.read_bytes()
         except OSError:
-            content = None
+            content, stamp = None, None
+        if stamp is not None and read_at - stamp[3] / 1e9 < RACY_SECONDS:
+            stamp = None  # changed just before it was read: a rewrite may keep the same stamp
+        self._stamp = stamp
         if content == self._loaded and (self._runtime is not None or self._problem is not None):
             return
         self._loaded = content
@@ -285,7 +305,7 @@ class _Client:
 
     def __init__(self, spec: JudgeSpec) -> None:
         # Timeouts are enforced per call; this client pools connections and caps answers.
-        self.http = pooled_client(max(20, spec.max_concurrency))
+        self.http = JudgeHttp(max(20, spec.max_concurrency))
         self.judge: Judge = backends()[spec.backend].client(spec, self.http)
 
 

@@ -7,13 +7,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
 import pytest
 from evald.call import Call, Services
 from evald.errors import FailedPrecondition
 from evald.judges import JudgeRequest, Judges
 from evald.judges.backends import JudgeBackend, backends
 from evald.judges.base import Reply
+from evald.judges.http import JudgeHttp
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 from evald.metrics.catalog import builtin
 from evald.metrics.judged.pointwise import Pointwise
@@ -49,7 +49,7 @@ class Scripted(JudgeBackend):
             raise ConfigError(f"{where}.reply: the scripted backend needs a reply")
         return str(entry["reply"])
 
-    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> ScriptedJudge:
+    def client(self, spec: JudgeSpec, http: JudgeHttp) -> ScriptedJudge:
         return ScriptedJudge(spec.options)
 
 

@@ -7,7 +7,7 @@ import pytest
 from evald.judges import JudgeRequest
 from evald.judges.backends import backends
 from evald.judges.base import TransientError
-from evald.judges.http import connection_failed, pooled_client, shown_url
+from evald.judges.http import JudgeHttp, connection_failed, shown_url
 from evald.judges.spec import JudgeSpec, Secret
 
 SECRET = "sk-SECRET-in-a-url"
@@ -42,7 +42,7 @@ async def test_the_openai_judge_names_its_endpoint() -> None:
         base_url="http://127.0.0.1:1/v1",
         api_key=Secret(SECRET),
     )
-    http = pooled_client(2)
+    http = JudgeHttp(2)
     try:
         judge = backends()["openai"].client(spec, http)
         with pytest.raises(TransientError) as raised:

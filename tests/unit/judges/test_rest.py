@@ -13,7 +13,7 @@ import pytest
 from evald.judges.backends import backends, gemini, openai_compat
 from evald.judges.backends.gemini import GeminiJudge, GeminiOptions
 from evald.judges.base import GenerationParams, JudgeRequest, Media, RejectedError, Reply, Tokens
-from evald.judges.http import pooled_client
+from evald.judges.http import JudgeHttp
 from evald.judges.spec import JudgeSpec, Secret
 
 from tests.fakes.judge_server import Call, FakeJudge, Usage, running
@@ -71,7 +71,7 @@ async def test_gemini_sends_what_google_genai_sends(
     spec = JudgeSpec(
         "g", "gemini", "m", base_url=fake.url, api_key=Secret("k"), options=GeminiOptions(vertex)
     )
-    http = pooled_client(4)
+    http = JudgeHttp(4)
     try:
         ours = backends()["gemini"].client(spec, http)
         assert type(ours).__name__ == "GeminiRestJudge"
@@ -92,8 +92,9 @@ async def test_openai_sends_what_the_openai_sdk_sends(
     import openai
 
     spec = JudgeSpec("o", "openai", "m", base_url=f"{fake.url}/v1", api_key=Secret("k"))
-    http = pooled_client(4)
-    client = openai.AsyncOpenAI(base_url=spec.base_url, api_key="k", http_client=http)
+    http = JudgeHttp(4)
+    sdk_http = http.httpx_client()
+    client = openai.AsyncOpenAI(base_url=spec.base_url, api_key="k", http_client=sdk_http)
 
     async def sdk(request: JudgeRequest) -> Reply:
         # The call the backend made through the SDK: parameters set, top_k as an extra field.

@@ -16,9 +16,8 @@ from collections.abc import Iterator, Mapping
 from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
-import httpx
-
 from evald.judges.base import Judge, Media
+from evald.judges.http import JudgeHttp
 from evald.judges.spec import JudgeSpec, Secret
 
 
@@ -54,7 +53,7 @@ class JudgeBackend(ABC):
         what to do) and return its own settings, kept as ``JudgeSpec.options``."""
 
     @abstractmethod
-    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> Judge:
+    def client(self, spec: JudgeSpec, http: JudgeHttp) -> Judge:
         """A judge calling ``spec``'s endpoint through ``http`` (pooled; closed by evald)."""
 
 

@@ -30,7 +30,7 @@ from evald.judges.base import (
     TransientError,
     classify_http,
 )
-from evald.judges.http import AnswerTooLarge, connection_failed
+from evald.judges.http import AnswerTooLarge, JudgeHttp, connection_failed
 from evald.judges.spec import ConfigError, JudgeSpec, Secret, flag
 
 _credentials: dict[str, Any] = {}
@@ -68,7 +68,7 @@ class Gemini(JudgeBackend):
             raise ConfigError(f"{where}: Vertex mode needs project and location (or an API key)")
         return GeminiOptions(vertex, entry.get("project") or None, entry.get("location") or None)
 
-    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> Judge:
+    def client(self, spec: JudgeSpec, http: JudgeHttp) -> Judge:
         if spec.api_key is None:
             return GeminiJudge(spec, http)
         return GeminiRestJudge(spec, http)
@@ -84,7 +84,7 @@ class GeminiRestJudge:
 
     backend = "gemini"
 
-    def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
+    def __init__(self, spec: JudgeSpec, http: JudgeHttp) -> None:
         assert spec.api_key is not None
         own: GeminiOptions = spec.options
         self.name = spec.name
@@ -114,8 +114,8 @@ class GeminiRestJudge:
             self._http, self.url(model), headers, rest.encode(request_body(request)), timeout
         )
         document = rest.decoded(response)
-        if response.status_code >= 300:
-            raise classify_http(response.status_code, rest.error_message(document, response))
+        if response.status >= 300:
+            raise classify_http(response.status, rest.error_message(document, response))
         if not isinstance(document, dict):
             raise TransientError("unreadable response: not a JSON object")
         tokens = usage_tokens(document.get("usageMetadata"))
@@ -229,7 +229,7 @@ class GeminiJudge:
 
     backend = "gemini"
 
-    def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
+    def __init__(self, spec: JudgeSpec, http: JudgeHttp) -> None:
         from google import genai
         from google.genai import errors, types
 
@@ -239,7 +239,7 @@ class GeminiJudge:
         options = types.HttpOptions(
             base_url=spec.base_url,
             api_version=spec.api_version,
-            httpx_async_client=http,  # ours: pooled and closed by the judge runtime, not the GC
+            httpx_async_client=http.httpx_client(),  # ours: pooled, closed by the judge runtime
         )
         key = spec.api_key.reveal() if spec.api_key else None
         own: GeminiOptions = spec.options

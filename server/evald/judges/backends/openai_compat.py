@@ -6,11 +6,10 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from evald.judges import rest
 from evald.judges.backends import JudgeBackend
 from evald.judges.base import JudgeRequest, Reply, Tokens, TransientError, classify_http
+from evald.judges.http import JudgeHttp
 from evald.judges.spec import ConfigError, JudgeSpec, Secret
 
 NO_KEY = "unused"
@@ -29,7 +28,7 @@ class OpenAICompatible(JudgeBackend):
         if not entry.get("base_url"):
             raise ConfigError(f"{where}.base_url is required for the openai backend")
 
-    def client(self, spec: JudgeSpec, http: httpx.AsyncClient) -> OpenAICompatJudge:
+    def client(self, spec: JudgeSpec, http: JudgeHttp) -> OpenAICompatJudge:
         return OpenAICompatJudge(spec, http)
 
 
@@ -43,7 +42,7 @@ class OpenAICompatJudge:
 
     backend = "openai"
 
-    def __init__(self, spec: JudgeSpec, http: httpx.AsyncClient) -> None:
+    def __init__(self, spec: JudgeSpec, http: JudgeHttp) -> None:
         self.name = spec.name
         self._http = http
         self._structured = spec.structured_output
@@ -60,8 +59,8 @@ class OpenAICompatJudge:
         body = rest.encode(request_body(model, request, self._structured))
         response = await rest.post(self._http, self._url, self._headers, body, timeout)
         document = rest.decoded(response)
-        if response.status_code >= 300:
-            raise classify_http(response.status_code, rest.error_message(document, response))
+        if response.status >= 300:
+            raise classify_http(response.status, rest.error_message(document, response))
         tokens = _tokens(document)
         return Reply(_text(document, tokens), tokens)
 
