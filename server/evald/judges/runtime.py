@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import httpx
 
+from evald.database import Backend
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
 from evald.judges.backends import backends
 from evald.judges.base import (
@@ -35,6 +36,7 @@ from evald.judges.base import (
     Media,
     RejectedError,
 )
+from evald.judges.cache import TABLES as CACHE_TABLES
 from evald.judges.cache import JudgeCache, cache_key
 from evald.judges.config import (
     HOW_TO_CONFIGURE,
@@ -83,12 +85,21 @@ class Runtime:
     limits."""
 
     def __init__(
-        self, config: JudgesConfig, on_open: Callable[[asyncio.Future[_Client]], None]
+        self,
+        config: JudgesConfig,
+        on_open: Callable[[asyncio.Future[_Client]], None],
+        backend: Backend | None = None,
     ) -> None:
         self.config = config
         self._on_open = on_open
         """Told of every judge client made (the server closes them all at shutdown)."""
-        self.cache = JudgeCache(config.cache_path) if config.cache_enabled else None
+        self.cache = None
+        if config.cache_enabled:
+            # Shared PostgreSQL when the server has one; else the SQLite file the config names.
+            shared = backend is not None and backend.shared
+            self.cache = JudgeCache(
+                backend.open(CACHE_TABLES) if shared and backend else config.cache_path
+            )
         self._limits: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
@@ -164,8 +175,11 @@ class Judges:
         path: Path | None = None,
         table: Mapping[str, Any] | None = None,
         env: Mapping[str, str] | None = None,
+        backend: Backend | None = None,
     ) -> None:
         self.path = path
+        self.backend = backend
+        """Where the answer cache lives when the server shares a PostgreSQL database."""
         """The watched judge config file; None: the configuration is fixed."""
         self.table = table
         """The server config file's ``[judges]`` table, if any."""
@@ -227,7 +241,7 @@ class Judges:
             if what:
                 log.warning("%s not loaded: %s", what, exc)
             return
-        self._replace(Runtime(config, self._opened) if config is not None else None)
+        self._replace(Runtime(config, self._opened, self.backend) if config is not None else None)
         self._problem = (
             None
             if config is not None
