@@ -303,7 +303,13 @@ class _PostgresConnection:
         return sql.replace("%", "%%").replace("?", "%s")
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Cursor:
-        cursor: Cursor = self._connection.execute(self._sql(sql), parameters)
+        import psycopg
+
+        try:
+            cursor: Cursor = self._connection.execute(self._sql(sql), parameters)
+        except psycopg.IntegrityError as exc:
+            # The transaction is over: the caller must leave it (raise), as with SQLite.
+            raise IntegrityError(str(exc)) from exc
         return cursor
 
     def executemany(self, sql: str, parameters: Sequence[Sequence[Any]]) -> Any:
