@@ -95,19 +95,21 @@ def running_cluster() -> Iterator[PostgresCluster]:
         shutil.chown(root, UNPRIVILEGED)
         as_user = ["runuser", "-u", UNPRIVILEGED, "--"]
     data = root / "data"
-    subprocess.run(
-        [*as_user, str(binaries / "initdb"), "-D", str(data), "-U", "postgres"]
-        + ["--auth=trust", "--no-sync", "-E", "UTF8"],
-        check=True,
-        capture_output=True,
-    )
+    initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"]
+    subprocess.run([*as_user, *initdb, "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
     port = _free_port()
     log = (root / "server.log").open("wb")
-    server = subprocess.Popen(
-        [*as_user, str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-k", str(root)]
-        + ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]
+    options = {
+        "listen_addresses": "127.0.0.1",
+        "max_connections": "200",
         # A test database need not survive a power cut: no syncs.
-        + ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+        "fsync": "off",
+        "synchronous_commit": "off",
+        "full_page_writes": "off",
+    }
+    postgres = [str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-k", str(root)]
+    server = subprocess.Popen(
+        [*as_user, *postgres, *(f"-c{key}={value}" for key, value in options.items())],
         stdout=log,
         stderr=subprocess.STDOUT,
     )

@@ -41,8 +41,19 @@ class Replica:
     def __init__(self, data_dir: Path, shared: Path, *extra: str) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("EVALD_")}
         self.process = subprocess.Popen(
-            [EVALD, "serve", "--port", "0", "--data-dir", str(data_dir)]
-            + ["--dataset-root", str(shared), "--output-root", str(shared), *extra],
+            [
+                EVALD,
+                "serve",
+                "--port",
+                "0",
+                "--data-dir",
+                str(data_dir),
+                "--dataset-root",
+                str(shared),
+                "--output-root",
+                str(shared),
+                *extra,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
@@ -117,7 +128,8 @@ def job_request(data: Path, out: Path) -> Any:
 
 def outputs(done: Any) -> tuple[list[str], dict[str, Any]]:
     """A finished job's results.jsonl lines and aggregation.json."""
-    assert done.done and not done.HasField("error"), done.error
+    assert done.done
+    assert not done.HasField("error"), done.error
     state = progress(done)
     assert (state.state, state.rows_total, state.rows_done) == ("SUCCEEDED", ROWS, ROWS)
     response = m.EvaluateDatasetResponse()
@@ -131,15 +143,11 @@ def test_a_replica_takes_over_the_job_of_a_killed_one(tmp_path: Path, postgres_u
     import psycopg
 
     data = tmp_path / "rows.jsonl"
-    data.write_text(
-        "".join(
-            json.dumps(
-                {"prompt": f"q{i}", "response": f"the answer is {i % 10}", "reference": "the answer is 0"}
-            )
-            + "\n"
-            for i in range(ROWS)
-        )
-    )  # fmt: skip
+    rows = (
+        {"prompt": f"q{i}", "response": f"the answer is {i % 10}", "reference": "the answer is 0"}
+        for i in range(ROWS)
+    )
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
 
     # The reference: one process on its local SQLite files.
     started = time.monotonic()
@@ -184,7 +192,8 @@ def test_a_replica_takes_over_the_job_of_a_killed_one(tmp_path: Path, postgres_u
         stored = [row for (row,) in db.execute("SELECT row FROM job_rows WHERE job = %s", (name,))]
         owner = db.execute("SELECT owner FROM jobs WHERE name = %s", (name,)).fetchone()
     assert sorted(stored) == list(range(ROWS))  # each row stored exactly once
-    assert owner is not None and str(second.process.pid) in owner[0]  # finished by the survivor
+    assert owner is not None
+    assert str(second.process.pid) in owner[0]
     assert [json.loads(line)["row"] for line in lines] == list(range(ROWS))
     assert lines == expected_lines  # the same scores, row by row
     assert aggregation == expected_aggregation

@@ -107,8 +107,7 @@ def test_a_lapsed_lease_is_taken_over_by_exactly_one_replica(
     name = JOB + "2"
     run(first.create(name, b"r", "/out"))
     contenders = [
-        JobStore(other().open(jobs.TABLES), ELSEWHERE.format(f"replica{i}"))
-        for i in range(4)
+        JobStore(other().open(jobs.TABLES), ELSEWHERE.format(f"replica{i}")) for i in range(4)
     ]
     # The lease is fresh: nobody takes the job.
     assert [run(c.claim(stale_after=60)) for c in contenders] == [[], [], [], []]
@@ -131,7 +130,8 @@ def test_a_lapsed_lease_is_taken_over_by_exactly_one_replica(
     assert run(first.beat([name])) == {}
     assert run(winner.beat([name])) == {name: QUEUED}
     job = run(winner.get(name))
-    assert job is not None and job.owner == winner.owner
+    assert job is not None
+    assert job.owner == winner.owner
 
 
 def test_cancel_and_finished_jobs_are_not_claimed(backend: Backend) -> None:
@@ -185,7 +185,8 @@ def test_metric_store(backend: Backend) -> None:
         assert await store.create(base + "a", "A", "first", b"m") is not None
         assert await store.create(base + "a", "again", "", b"x") is None  # the name is taken
         got = await store.get(base + "b")
-        assert got is not None and (got.display_name, got.metric) == ("B", b"\x00metric")
+        assert got is not None
+        assert (got.display_name, got.metric) == ("B", b"\x00metric")
         assert [m.name for m in await store.list(base)] == [base + "a", base + "b"]
         assert [m.name for m in await store.list(base, after=base + "a")] == [base + "b"]
         assert await store.list("projects/q/") == []
@@ -217,7 +218,8 @@ def test_target_cache(backend: Backend) -> None:
         await cache.put("k", Output(text="one"))
         await cache.put("k", Output(text="two"))
         found = await cache.get("k")
-        assert found is not None and (found.text, found.cached) == ("two", True)
+        assert found is not None
+        assert (found.text, found.cached) == ("two", True)
 
     run(scenario())
 
@@ -267,9 +269,7 @@ def things(*steps: Step) -> Schema:
     return Schema("things", "things.sqlite3", steps)
 
 
-def test_migrations_run_once_and_in_order(
-    backend: Backend, other: Callable[[], Backend]
-) -> None:
+def test_migrations_run_once_and_in_order(backend: Backend, other: Callable[[], Backend]) -> None:
     first = backend.open(things(ONE))
     assert first.migrate() == 0
     with first.transaction() as db:
@@ -328,7 +328,8 @@ def test_a_jobs_file_made_before_versions_opens_and_migrates(tmp_path: Path) -> 
         )
     store = JobStore(path, "a:1:1/1:x")
     job = run(store.get("j"))
-    assert job is not None and (job.state, job.kind) == (QUEUED, "")
+    assert job is not None
+    assert (job.state, job.kind) == (QUEUED, "")
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT store, version FROM schema_version").fetchall() == [("jobs", 1)]
 
@@ -344,7 +345,8 @@ def test_files_made_by_the_previous_release_keep_working(tmp_path: Path) -> None
             "VALUES ('j', x'00', 'RUNNING', '/out', 1, 1, 'nemo')"
         )
     job = run(JobStore(path, "a:1:1/1:x").get("j"))
-    assert job is not None and job.kind == "nemo"
+    assert job is not None
+    assert job.kind == "nemo"
 
 
 def test_the_postgres_dialect_is_used_for_a_url(backend: Backend) -> None:

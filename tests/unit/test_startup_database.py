@@ -16,7 +16,8 @@ CLOSED = f"postgresql://evald:{SECRET}@127.0.0.1:1/evald"
 
 CASES = [
     ("driver missing", [CLOSED], True,
-     ("--database-url (EVALD_DATABASE_URL)", "evald:***@127.0.0.1:1", "pip install 'evald[postgres]'")),
+     ("--database-url (EVALD_DATABASE_URL)", "evald:***@127.0.0.1:1",
+      "pip install 'evald[postgres]'")),
     ("database unreachable", [CLOSED], False,
      ("--database-url (EVALD_DATABASE_URL)", "evald:***@127.0.0.1:1", "cannot connect")),
     ("not a PostgreSQL URL", ["mysql://u:p@db/x"], False,
@@ -47,7 +48,8 @@ def test_serve_refuses_a_database_it_cannot_use(
     code = main(["serve", "--port", "0", "--data-dir", str(tmp_path), "--database-url", *args])
     err = capsys.readouterr().err
     assert code == 2
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("evald serve: ")
     for text in expected:
         assert text in err
