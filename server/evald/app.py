@@ -62,6 +62,7 @@ class App:
     """FMEval's model evaluations (``EvaluateModel``); they run on the same runner."""
     backend: Backend | None = field(default=None)
     """Where the stores live: SQLite files in the data dir, or the shared PostgreSQL database."""
+    _prepared: bool = field(default=False, init=False, repr=False)
 
     @classmethod
     def build(cls, settings: Settings, env: Mapping[str, str] | None = None) -> App:
@@ -143,13 +144,23 @@ class App:
         models = self.models.handler()
         return [*evaluation.method_handlers(), *registry, *self.jobs.handlers(), models]
 
-    async def start(self) -> None:
-        """Migrate a shared database, and resume the dataset jobs a stopped or killed process
-        (this one before a restart, or a dead replica) left unfinished."""
-        if self.backend is not None and self.backend.shared:
-            # SQLite files stay created (and migrated) on first use, as they always were.
+    async def prepare(self) -> None:
+        """Reach and migrate a shared database before the server listens (OSError, one line,
+        when it cannot be); SQLite files stay created and migrated on first use, as before."""
+        if self.backend is None or not self.backend.shared or self._prepared:
+            return
+        try:
             await asyncio.to_thread(self.backend.prepare)
-            log.info("stores in %s", self.backend.describe())
+        except Exception as exc:  # unreachable, or migrated by a newer evald
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise OSError(f"stores in {self.backend.describe()}: {reason}") from None
+        self._prepared = True
+        log.info("stores in %s", self.backend.describe())
+
+    async def start(self) -> None:
+        """Resume the dataset jobs a stopped or killed process (this one before a restart, or
+        a dead replica sharing the database) left unfinished."""
+        await self.prepare()  # done already when evald.server.serve built this app
         await self.jobs.runner.start()
 
     async def aclose(self) -> None:

@@ -3,12 +3,15 @@ naming the setting, the URL shown with its password masked, exit status 2."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from pathlib import Path
 
 import pytest
+from evald.app import App
 from evald.cli import main
+from evald.config import Settings
 
 SECRET = "s3cret-db-password"
 CLOSED = f"postgresql://evald:{SECRET}@127.0.0.1:1/evald"
@@ -54,3 +57,22 @@ def test_serve_refuses_a_database_it_cannot_use(
     for text in expected:
         assert text in err
     assert SECRET not in err
+
+
+def test_tables_a_newer_evald_migrated_are_refused(tmp_path: Path, postgres_url: str) -> None:
+    """Before the server listens (``evald serve`` prints the OSError's one line, exit 1)."""
+    import psycopg
+
+    with psycopg.connect(postgres_url) as db:
+        db.execute("CREATE TABLE schema_version (store TEXT PRIMARY KEY, version INTEGER)")
+        db.execute("INSERT INTO schema_version VALUES ('jobs', 99)")
+    app = App.build(Settings(data_dir=tmp_path, database_url=postgres_url), env={})
+    try:
+        with pytest.raises(
+            OSError, match=r"^stores in postgresql postgresql://postgres@"
+        ) as raised:
+            asyncio.run(app.prepare())
+    finally:
+        asyncio.run(app.aclose())
+    assert "the jobs tables are at version 99, newer than this evald knows" in str(raised.value)
+    assert "\n" not in str(raised.value)
