@@ -211,7 +211,6 @@ class SqliteDatabase(Database):
         self.path = path
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=self.schema.timeout)
         if self.schema.wal:
             # Survives a killed process (not a power cut) at a fraction of FULL's cost.
@@ -219,6 +218,7 @@ class SqliteDatabase(Database):
         return connection
 
     def _migrate(self) -> int:
+        self.path.parent.mkdir(parents=True, exist_ok=True)  # the first use makes the file
         connection = self._connect()
         try:
             connection.isolation_level = None  # the transaction below is explicit
