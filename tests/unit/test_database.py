@@ -14,6 +14,7 @@ from typing import TypeVar
 import pytest
 from evald.database import (
     POSTGRES,
+    SQLITE,
     Backend,
     IntegrityError,
     Schema,
@@ -26,6 +27,7 @@ from evald.jobs import store as jobs
 from evald.jobs.store import CANCELLING, QUEUED, RUNNING, JobStore
 from evald.judges.cache import TABLES as JUDGE_TABLES
 from evald.judges.cache import JudgeCache
+from evald.judges.runtime import Judges
 from evald.nemo import entities
 from evald.nemo.entities import Entities
 from evald.store.metrics import TABLES as METRIC_TABLES
@@ -208,6 +210,17 @@ def test_judge_cache(backend: Backend) -> None:
         assert (await cache.get("k"), await cache.get("j")) == ("second", "other")
 
     run(scenario())
+
+
+def test_the_judge_cache_follows_the_server_backend(backend: Backend, tmp_path: Path) -> None:
+    """In the shared database with ``database_url``; else the file the judge config names."""
+    table = {"g": {"backend": "gemini", "model": "m", "api_key_env": "K"}}
+    env = {"K": "k", "EVALD_JUDGE_CACHE": str(tmp_path / "judges.sqlite3")}
+    cache = Judges(None, table, env, backend).runtime().cache
+    assert cache is not None
+    assert cache.database.dialect == (POSTGRES if backend.shared else SQLITE)
+    run(cache.put("k", "answer"))
+    assert (tmp_path / "judges.sqlite3").exists() is not backend.shared
 
 
 def test_target_cache(backend: Backend) -> None:

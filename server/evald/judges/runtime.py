@@ -97,9 +97,8 @@ class Runtime:
         if config.cache_enabled:
             # Shared PostgreSQL when the server has one; else the SQLite file the config names.
             shared = backend is not None and backend.shared
-            self.cache = JudgeCache(
-                backend.open(CACHE_TABLES) if shared and backend else config.cache_path
-            )
+            where = backend.open(CACHE_TABLES) if backend is not None and shared else None
+            self.cache = JudgeCache(where or config.cache_path)
         self._limits: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
@@ -178,9 +177,9 @@ class Judges:
         backend: Backend | None = None,
     ) -> None:
         self.path = path
+        """The watched judge config file; None: the configuration is fixed."""
         self.backend = backend
         """Where the answer cache lives when the server shares a PostgreSQL database."""
-        """The watched judge config file; None: the configuration is fixed."""
         self.table = table
         """The server config file's ``[judges]`` table, if any."""
         self.env: Mapping[str, str] = {} if env is None else env
