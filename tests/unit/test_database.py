@@ -169,6 +169,8 @@ def test_jobs_are_found_by_glob(backend: Backend, pattern: str, expected: list[s
     async def scenario() -> list[str]:
         for place, job in (("a", "1"), ("b", "2"), ("b", "x*")):
             await store.create(f"projects/p/locations/{place}/operations/{job}", b"r", "/out")
+        listed = await store.list("projects/p/locations/b/")
+        assert sorted(j.name[-2:] for j in listed) == ["/2", "x*"]
         found = await store.glob(pattern)
         return sorted(j.name.split("locations/")[1].replace("/operations", "") for j in found)
 
