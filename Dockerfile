@@ -12,8 +12,9 @@ COPY server ./server
 COPY client ./client
 COPY protos ./protos
 # Three distributions, named together so that evald's evald-proto and evald-client requirements
-# are the local ones; prometheus-client serves --metrics-port.
-RUN /opt/evald/bin/pip install ./protos ./client . "prometheus-client>=0.20,<1"
+# are the local ones; prometheus-client serves --metrics-port; [postgres] lets replicas share a
+# PostgreSQL database (database_url).
+RUN /opt/evald/bin/pip install ./protos ./client ".[postgres]" "prometheus-client>=0.20,<1"
 
 # --- runtime stage: the virtualenv only, no compilers, no pip cache ---------------------------
 FROM python:3.12-slim

@@ -10,6 +10,7 @@ import pytest
 from tests.fakes import judge_config
 from tests.fakes.judge_config import configure
 from tests.fakes.judge_server import FakeJudge, running
+from tests.pg import postgres_cluster, postgres_url  # noqa: F401 (fixtures: a real PostgreSQL)
 from tests.support import ServerThread, serving
 
 TESTS = Path(__file__).resolve().parent

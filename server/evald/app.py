@@ -9,9 +9,11 @@ tests all use it. Nothing here is found through a global: every part gets what i
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -19,9 +21,11 @@ import grpc
 from evald import metric_registry
 from evald.call import Services
 from evald.config import Settings
+from evald.database import Backend
 from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
+from evald.jobs.store import TABLES as JOB_TABLES
 from evald.judges.runtime import Judges
 from evald.metrics.catalog import Catalog
 from evald.models.runtime import ModelRuntime
@@ -31,6 +35,9 @@ from evald.nemo.service import Context, NemoJobs, NemoService
 from evald.ops.limits import RequestLimits
 from evald.service import Evaluator, GrpcEvaluationService
 from evald.targets import Targets
+from evald.targets.cache import TABLES as TARGET_TABLES
+
+log = logging.getLogger(__name__)
 
 HF_TOKEN = "EVALD_HF_TOKEN"
 """Where the data store's token is read from (a secret: never a flag or a config entry)."""
@@ -53,6 +60,9 @@ class App:
     """The models NeMo jobs evaluate (and their llm-judge endpoints)."""
     models: ModelEvaluationService
     """FMEval's model evaluations (``EvaluateModel``); they run on the same runner."""
+    backend: Backend | None = field(default=None)
+    """Where the stores live: SQLite files in the data dir, or the shared PostgreSQL database."""
+    _prepared: bool = field(default=False, init=False, repr=False)
 
     @classmethod
     def build(cls, settings: Settings, env: Mapping[str, str] | None = None) -> App:
@@ -60,12 +70,14 @@ class App:
         the judge configuration reads ``EVALD_JUDGE_*`` overrides and the judges' key
         variables, whenever it is (re)loaded."""
         env = os.environ if env is None else env
-        judges = Judges(settings.judge_config, settings.judges, env)
+        data = settings.data_root()
+        backend = Backend(data, settings.database_url, settings.database_pool_size)
+        judges = Judges(settings.judge_config, settings.judges, env, backend)
         services = Services(
             judges,
             metric_registry.sandbox(settings),
             Catalog.discover(settings.metric_module_names()),
-            metric_registry.store(settings),
+            metric_registry.store(settings, backend),
             ModelRuntime(
                 settings.models_dir,
                 settings.model_device,
@@ -77,9 +89,8 @@ class App:
         evaluator = Evaluator(services)
         for root in (settings.dataset_dir(), settings.output_dir()):
             root.mkdir(parents=True, exist_ok=True)
-        data = settings.data_root()
         targets = Targets(
-            cache_path=data / "targets.sqlite3",
+            cache_path=backend.open(TARGET_TABLES),
             max_concurrency=settings.target_concurrency,
             timeout_seconds=settings.target_timeout_seconds,
         )
@@ -95,7 +106,7 @@ class App:
             services,
             targets,
             access,
-            entities.Entities(data / entities.FILE),
+            entities.Entities(backend.open(entities.TABLES)),
             settings.output_dir(),
         )
         model_jobs = ModelEvaluationJobs(
@@ -109,10 +120,14 @@ class App:
             concurrency=settings.job_concurrency,
             max_jobs=settings.max_running_jobs,
             kinds=[NemoJobs(context), model_jobs],
+            database=backend.open(JOB_TABLES),
+            lease_seconds=settings.job_lease_seconds,
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
-        return cls(settings, services, evaluator, OperationsService(runner), nemo, targets, models)
+        return cls(
+            settings, services, evaluator, OperationsService(runner), nemo, targets, models, backend
+        )
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """The generic handlers of every service: EvaluationService (each API version),
@@ -129,8 +144,23 @@ class App:
         models = self.models.handler()
         return [*evaluation.method_handlers(), *registry, *self.jobs.handlers(), models]
 
+    async def prepare(self) -> None:
+        """Reach and migrate a shared database before the server listens (OSError, one line,
+        when it cannot be); SQLite files stay created and migrated on first use, as before."""
+        if self.backend is None or not self.backend.shared or self._prepared:
+            return
+        try:
+            await asyncio.to_thread(self.backend.prepare)
+        except Exception as exc:  # unreachable, or migrated by a newer evald
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise OSError(f"stores in {self.backend.describe()}: {reason}") from None
+        self._prepared = True
+        log.info("stores in %s", self.backend.describe())
+
     async def start(self) -> None:
-        """Resume the dataset jobs a stopped or killed process left unfinished."""
+        """Resume the dataset jobs a stopped or killed process (this one before a restart, or
+        a dead replica sharing the database) left unfinished."""
+        await self.prepare()  # done already when evald.server.serve built this app
         await self.jobs.runner.start()
 
     async def aclose(self) -> None:
@@ -142,3 +172,5 @@ class App:
         await self.targets.aclose()
         if isinstance(self.services.models, ModelRuntime):
             await self.services.models.aclose()
+        if self.backend is not None:
+            await asyncio.to_thread(self.backend.close)

@@ -203,6 +203,18 @@ class Settings:
     target_timeout_seconds: float = setting(
         120.0, "longest one model call may take (a config's params.request_timeout sets it)"
     )
+    database_url: str | None = setting(
+        None,
+        "postgresql://user:password@host:5432/db: keep jobs, NeMo entities, registered metrics "
+        "and caches in this shared PostgreSQL database (replicas share jobs) instead of SQLite "
+        "files in the data dir (needs evald[postgres])",
+    )
+    database_pool_size: int = setting(10, "most PostgreSQL connections one process opens")
+    job_lease_seconds: float = setting(
+        15.0,
+        "a dataset job whose runner sent no heartbeat for this long is taken over by another "
+        "process (a replica, or this one after a restart)",
+    )
 
     def __post_init__(self) -> None:
         # An IPv6 literal may be given bracketed ("[::1]", as in URLs) or bare ("::1").
@@ -271,6 +283,16 @@ class Settings:
             raise ValueError(
                 f"model_batch_wait_ms must be within 0..60000, got {self.model_batch_wait_ms}"
             )
+        if self.database_url is not None and not self.database_url.startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("database_url must start with postgresql:// (or postgres://)")
+        if self.database_pool_size < 1:
+            raise ValueError(
+                f"database_pool_size must be at least 1, got {self.database_pool_size}"
+            )
+        if not self.job_lease_seconds >= 2:  # also rejects NaN; heartbeats come every second
+            raise ValueError(f"job_lease_seconds must be at least 2, got {self.job_lease_seconds}")
         if self.metrics_port is not None and not 0 <= self.metrics_port <= 65535:
             raise ValueError(f"metrics port must be within 0..65535, got {self.metrics_port}")
 

@@ -18,11 +18,13 @@ from google.protobuf import empty_pb2
 
 from evald import api, rpc
 from evald.config import Settings
+from evald.database import Backend
 from evald.errors import AlreadyExists, InvalidArgument, NotFound
 from evald.metric_api import SPEC_NAMES
 from evald.metrics.catalog import Catalog
 from evald.sandbox import Limits, Sandbox
 from evald.store import MetricStore, StoredMetric
+from evald.store.metrics import TABLES as METRIC_TABLES
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["MetricRegistry"].full_name
 NAME = re.compile(r"^(projects/[^/]+/locations/[^/]+)/evaluationMetrics/([^/]+)$")
@@ -41,8 +43,11 @@ def sandbox(settings: Settings) -> Sandbox:
     return Sandbox(settings.custom_code, limits)
 
 
-def store(settings: Settings) -> MetricStore:
-    """The registered-metric store under the data dir."""
+def store(settings: Settings, backend: Backend | None = None) -> MetricStore:
+    """The registered-metric store: in ``backend`` (shared PostgreSQL or the data dir's SQLite),
+    else under the data dir."""
+    if backend is not None:
+        return MetricStore(backend.open(METRIC_TABLES))
     return MetricStore(settings.data_root() / DB_FILE)
 
 

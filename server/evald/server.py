@@ -201,6 +201,7 @@ async def start(settings: Settings) -> RunningServer:
         ],
     )
     app = App.build(settings)
+    await app.prepare()  # a shared database is reached and migrated before anything listens
     handlers = app.handlers()
     server.add_generic_rpc_handlers(handlers)
 

@@ -14,8 +14,10 @@ import ssl
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from evald.config import ENV_PREFIX, Settings
+from evald.database import mask_url
 from evald.judges.config import ConfigError
 from evald.judges.config import load as load_judges
 from evald.ops.auth import read_keys_file
@@ -41,6 +43,8 @@ def check_server(settings: Settings, env: Mapping[str, str] | None = None) -> No
             read_keys_file(settings.auth_keys_file)
         except ValueError as exc:
             raise StartupError(f"{setting_name('auth_keys_file')}: {exc}") from None
+    if settings.database_url is not None:
+        check_database(settings.database_url)
     data = settings.data_root()
     where = setting_name("data_dir")
     if settings.data_dir is None:
@@ -65,6 +69,28 @@ def check_server(settings: Settings, env: Mapping[str, str] | None = None) -> No
             setting_name("hf_datasets_dir"), settings.hf_datasets_dir, writable=False, create=False
         )
     check_judges(settings, env)
+
+
+def check_database(url: str) -> None:
+    """The PostgreSQL driver is installed and the database answers (the URL is shown with its
+    password masked)."""
+    where = f"{setting_name('database_url')} {mask_url(url)}"
+    try:
+        import psycopg
+        import psycopg_pool  # noqa: F401 (the pool the stores use)
+    except ImportError:
+        raise StartupError(
+            f"{where}: PostgreSQL support is not installed; pip install 'evald[postgres]'"
+        ) from None
+    try:
+        with psycopg.connect(url, connect_timeout=10) as connection:
+            connection.execute("SELECT 1")
+    except psycopg.Error as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        password = urlsplit(url).password
+        if password:  # never shown, even if a driver message quoted it
+            reason = reason.replace(password, "***")
+        raise StartupError(f"{where}: cannot connect: {reason}") from None
 
 
 def check_gateway(settings: Settings, root_certificates: Path | None) -> None:

@@ -106,12 +106,19 @@ def supervise(settings: Settings) -> int:
             signal.signal(sig, handler)
 
 
+DATABASE_URL_ENV = "EVALD_DATABASE_URL"
+
+
 def _start(index: int, settings: Settings, core: int | None) -> _Worker:
     read_fd, write_fd = os.pipe()
     payload = json.dumps(_to_json(settings))
     command = [sys.executable, "-m", "evald.workers", str(index), str(write_fd), str(core), payload]
+    env = None
+    if settings.database_url is not None:  # may hold a password: never on a command line
+        env = {**os.environ, DATABASE_URL_ENV: settings.database_url}
     process = subprocess.Popen(
         command,
+        env=env,
         pass_fds=(write_fd,),
         stdin=subprocess.PIPE,  # the worker stops when this closes: when the supervisor dies
         start_new_session=True,  # Ctrl-C reaches the supervisor only, which forwards it once
@@ -192,6 +199,7 @@ def _to_json(settings: Settings) -> dict[str, Any]:
     return {
         name: str(value) if isinstance(value, Path) else value
         for name, value in dataclasses.asdict(settings).items()
+        if name != "database_url"  # passed in the environment (see _start)
     }
 
 
@@ -200,6 +208,7 @@ def _from_json(data: dict[str, Any]) -> Settings:
     values: dict[str, Any] = {
         name: Path(v) if name in paths and v is not None else v for name, v in data.items()
     }
+    values["database_url"] = os.environ.get(DATABASE_URL_ENV)
     return Settings(**values)
 
 

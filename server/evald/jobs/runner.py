@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from google.rpc import code_pb2, status_pb2
 
 from evald import api
+from evald.database import Database
 from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
 from evald.jobs import judge_usage, outputs, rows, sources
 from evald.jobs.store import (
@@ -85,9 +86,14 @@ class JobRunner:
         max_jobs: int = 2,
         owner: str | None = None,
         kinds: Sequence[JobKind] = (),
+        database: Database | None = None,
+        lease_seconds: float = STALE_SECONDS,
     ) -> None:
         # ``owner``: this runner's id in the job store; a new one (the usual case) unless given.
-        self.store = JobStore(data_dir / DB_FILE, owner or new_owner())
+        # ``database``: the jobs' tables (shared PostgreSQL); else jobs.sqlite3 in ``data_dir``.
+        self.store = JobStore(database or data_dir / DB_FILE, owner or new_owner())
+        self.lease_seconds = lease_seconds
+        """A job silent this long is taken over (by this runner or another replica)."""
         self.data_dir = data_dir
         self.dataset_root = dataset_root
         """Server-local datasets must be under it (None: anywhere)."""
@@ -198,7 +204,7 @@ class JobRunner:
         task.add_done_callback(lambda _: self._tasks.pop(name, None))
 
     async def _adopt(self) -> None:
-        for name in await self.store.claim(STALE_SECONDS):
+        for name in await self.store.claim(self.lease_seconds):
             job = await self.store.get(name)
             if job is None:
                 continue

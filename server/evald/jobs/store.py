@@ -8,9 +8,12 @@ or now belongs to a process started at another time. So several server processes
 dir never run the same job twice while their heartbeats are fresh, and a restarted process
 resumes its jobs even when it has the same host name and PID as before (PID 1 in a container).
 
-Results are keyed by (job, row index) and written with ``INSERT OR IGNORE``: writing a row twice
-is harmless, and a restarted job skips every row that already has a result. Every call opens its
-own connection off the event loop; WAL lets readers (GetOperation) run beside the writer.
+Results are keyed by (job, row index) and written with ``INSERT ... ON CONFLICT DO NOTHING``:
+writing a row twice is harmless, and a restarted job skips every row that already has a result.
+Every call opens its own connection off the event loop; WAL lets readers (GetOperation) run beside
+the writer. With ``database_url`` the same tables live in PostgreSQL, shared by every replica:
+a job is run by the replica holding its lease, and one whose replica died is taken over by
+another once the lease lapses, resuming from the rows stored in the database.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evald.database import POSTGRES, Database, Schema, Step, add_column, glob_regex, sqlite
 from evald.orphans import process_start
-from evald.sqlite_file import SqliteFile
 
 DB_FILE = "jobs.sqlite3"
 SCHEMA = (
@@ -59,6 +62,48 @@ SCHEMA = (
 
 COLUMNS = (("jobs", "kind", "TEXT NOT NULL DEFAULT ''"),)
 """Columns added since the first version of the file (added to an older file on first use)."""
+
+POSTGRES_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS jobs (
+        name TEXT PRIMARY KEY,
+        request BYTEA NOT NULL,
+        state TEXT NOT NULL,
+        rows_total BIGINT NOT NULL DEFAULT 0,
+        output_dir TEXT NOT NULL,
+        create_time DOUBLE PRECISION NOT NULL,
+        update_time DOUBLE PRECISION NOT NULL,
+        owner TEXT NOT NULL DEFAULT '',
+        heartbeat DOUBLE PRECISION NOT NULL DEFAULT 0,
+        error BYTEA,
+        response BYTEA,
+        kind TEXT NOT NULL DEFAULT ''
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state)",
+    """
+    CREATE TABLE IF NOT EXISTS job_rows (
+        job TEXT NOT NULL,
+        row BIGINT NOT NULL,
+        failed INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        PRIMARY KEY (job, row)
+    )
+    """,
+)
+
+TABLES = Schema(
+    "jobs",
+    DB_FILE,
+    (
+        # 1: the tables as they were before versions (an older file gains what it lacks).
+        Step(
+            (*SCHEMA, *(add_column(*column) for column in COLUMNS)),
+            POSTGRES_SCHEMA,
+        ),
+    ),
+)
+"""The jobs store's tables and their migrations (add a :class:`Step` to change them)."""
 
 QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLING, CANCELLED = (
     "QUEUED",
@@ -139,13 +184,13 @@ _COLUMNS = (
 
 
 class JobStore:
-    """Jobs in the SQLite file ``path`` (created on first use), as seen by the runner whose
-    owner id is ``owner`` (from :func:`new_owner`); every method is async."""
+    """Jobs in ``database`` (or the SQLite file at that path, created on first use), as seen by
+    the runner whose owner id is ``owner`` (from :func:`new_owner`); every method is async."""
 
-    def __init__(self, path: Path, owner: str) -> None:
-        self.path = path
+    def __init__(self, database: Path | Database, owner: str) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
         self.owner = owner
-        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True, columns=COLUMNS).transaction
+        self._connect = self.database.transaction
 
     # Synchronous bodies, run in a thread by the async methods below.
 
@@ -207,8 +252,12 @@ class JobStore:
         me, now = self.owner, time.time()
         taken = []
         with self._connect() as db:
+            # PostgreSQL: rows another replica is claiming now are skipped, not waited for (the
+            # owner check of the UPDATE below keeps each job to one taker either way).
+            lock = " FOR UPDATE SKIP LOCKED" if self.database.dialect == POSTGRES else ""
             rows = db.execute(
-                "SELECT name, owner, heartbeat FROM jobs WHERE state IN (?, ?, ?) AND owner != ?",
+                "SELECT name, owner, heartbeat FROM jobs WHERE state IN (?, ?, ?) AND owner != ?"
+                + lock,
                 (*ACTIVE, me),
             ).fetchall()
             for name, owner, heartbeat in rows:
@@ -243,7 +292,8 @@ class JobStore:
     def _add_rows(self, name: str, rows: Sequence[tuple[int, bool, str]]) -> None:
         with self._connect() as db:
             db.executemany(
-                "INSERT OR IGNORE INTO job_rows (job, row, failed, result) VALUES (?, ?, ?, ?)",
+                "INSERT INTO job_rows (job, row, failed, result) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (job, row) DO NOTHING",
                 [(name, index, int(failed), result) for index, failed, result in rows],
             )
 
@@ -260,9 +310,12 @@ class JobStore:
         return [result for (result,) in rows]
 
     def _glob(self, pattern: str, offset: int, limit: int) -> list[Job]:
+        match = "name GLOB ?"
+        if self.database.dialect == POSTGRES:
+            match, pattern = "name ~ ?", glob_regex(pattern)
         with self._connect() as db:
             names = db.execute(
-                "SELECT name FROM jobs WHERE name GLOB ? "
+                f"SELECT name FROM jobs WHERE {match} "
                 "ORDER BY create_time DESC, name LIMIT ? OFFSET ?",
                 (pattern, limit, offset),
             ).fetchall()

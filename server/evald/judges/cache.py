@@ -4,7 +4,7 @@ The key is a SHA-256 over everything that determines an answer: backend, endpoin
 system instruction, prompt, media (by content hash), response schema, generation parameters
 and the sample index (so the
 ``n`` samples of one request stay ``n`` distinct answers). Only answers that parsed are stored.
-SQLite work runs in a worker thread so the event loop never waits on the disk.
+Database work runs in a worker thread so the event loop never waits on the disk.
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import sqlite3
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from evald.database import Database, Schema, Step, sqlite
 from evald.judges.base import JudgeRequest
 
 SCHEMA = """
@@ -27,6 +26,14 @@ CREATE TABLE IF NOT EXISTS judge_answers (
     created REAL NOT NULL
 )
 """
+TABLES = Schema(
+    "judges",
+    "judge_cache.sqlite3",  # the judge configuration names the SQLite file (``cache_path``)
+    # 1: the table as it was before versions.
+    (Step((SCHEMA,), (SCHEMA.replace("REAL", "DOUBLE PRECISION"),)),),
+    timeout=10,
+)
+"""The judge cache's tables and their migrations (add a :class:`Step` to change them)."""
 
 
 def cache_key(backend: str, endpoint: str, model: str, request: JudgeRequest, sample: int) -> str:
@@ -48,40 +55,24 @@ def cache_key(backend: str, endpoint: str, model: str, request: JudgeRequest, sa
 
 
 class JudgeCache:
-    """Answers by key, in one SQLite file shared by every request of the server."""
+    """Answers by key, in ``database`` (or the SQLite file at that path) shared by every request
+    of the server; with ``database_url``, by every replica."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
-
-    def _connect(self) -> sqlite3.Connection:
-        if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, check_same_thread=False, timeout=10)
-            conn.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer
-            conn.execute(SCHEMA)
-            conn.commit()
-            self._conn = conn
-        return self._conn
+    def __init__(self, database: Path | Database) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
 
     def _get(self, key: str) -> str | None:
-        with self._lock:
-            row = (
-                self._connect()
-                .execute("SELECT answer FROM judge_answers WHERE key = ?", (key,))
-                .fetchone()
-            )
+        with self.database.transaction() as conn:
+            row = conn.execute("SELECT answer FROM judge_answers WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def _put(self, key: str, answer: str) -> None:
-        with self._lock:
-            conn = self._connect()
+        with self.database.transaction() as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO judge_answers (key, answer, created) VALUES (?, ?, ?)",
+                "INSERT INTO judge_answers (key, answer, created) VALUES (?, ?, ?) ON CONFLICT "
+                "(key) DO UPDATE SET answer = excluded.answer, created = excluded.created",
                 (key, answer, time.time()),
             )
-            conn.commit()
 
     async def get(self, key: str) -> str | None:
         """The stored answer for ``key``, or None."""
@@ -92,8 +83,4 @@ class JudgeCache:
         await asyncio.to_thread(self._put, key, answer)
 
     def close(self) -> None:
-        """Close the database connection (it reopens on next use)."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        """Nothing stays open between calls (kept for the runtime's retirement)."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from evald.database import Backend
 from evald.errors import DeadlineExceeded, FailedPrecondition, InvalidArgument, Unavailable
 from evald.judges.backends import backends
 from evald.judges.base import (
@@ -34,6 +35,7 @@ from evald.judges.base import (
     Media,
     RejectedError,
 )
+from evald.judges.cache import TABLES as CACHE_TABLES
 from evald.judges.cache import JudgeCache, cache_key
 from evald.judges.config import (
     HOW_TO_CONFIGURE,
@@ -82,12 +84,20 @@ class Runtime:
     limits."""
 
     def __init__(
-        self, config: JudgesConfig, on_open: Callable[[asyncio.Future[_Client]], None]
+        self,
+        config: JudgesConfig,
+        on_open: Callable[[asyncio.Future[_Client]], None],
+        backend: Backend | None = None,
     ) -> None:
         self.config = config
         self._on_open = on_open
         """Told of every judge client made (the server closes them all at shutdown)."""
-        self.cache = JudgeCache(config.cache_path) if config.cache_enabled else None
+        self.cache = None
+        if config.cache_enabled:
+            # Shared PostgreSQL when the server has one; else the SQLite file the config names.
+            shared = backend is not None and backend.shared
+            where = backend.open(CACHE_TABLES) if backend is not None and shared else None
+            self.cache = JudgeCache(where or config.cache_path)
         self._limits: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
@@ -168,9 +178,12 @@ class Judges:
         path: Path | None = None,
         table: Mapping[str, Any] | None = None,
         env: Mapping[str, str] | None = None,
+        backend: Backend | None = None,
     ) -> None:
         self.path = path
         """The watched judge config file; None: the configuration is fixed."""
+        self.backend = backend
+        """Where the answer cache lives when the server shares a PostgreSQL database."""
         self.table = table
         """The server config file's ``[judges]`` table, if any."""
         self.env: Mapping[str, str] = {} if env is None else env
@@ -247,7 +260,7 @@ class Judges:
             if what:
                 log.warning("%s not loaded: %s", what, exc)
             return
-        self._replace(Runtime(config, self._opened) if config is not None else None)
+        self._replace(Runtime(config, self._opened, self.backend) if config is not None else None)
         self._problem = (
             None
             if config is not None

@@ -1,4 +1,5 @@
-"""NeMo Evaluator's stored entities (configs, targets, results) in one SQLite file.
+"""NeMo Evaluator's stored entities (configs, targets, results) in one SQLite file (or in the
+shared PostgreSQL database with ``database_url``).
 
 Each entity is its JSON body plus the fields the service owns: ``id`` (``<prefix>-`` and a
 base58 UUID4, as NeMo makes them), ``namespace`` (``default`` unless given), ``name`` (the id
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from evald.database import Database, IntegrityError, Schema, Step, sqlite
 from evald.errors import AlreadyExists, NotFound
-from evald.sqlite_file import SqliteFile
 
 FILE = "nemo.sqlite3"
 SCHEMA = (
@@ -36,6 +36,13 @@ SCHEMA = (
     )
     """,
 )
+TABLES = Schema(
+    "nemo",
+    FILE,
+    # 1: the table as it was before versions (the same text suits both dialects).
+    (Step(SCHEMA, SCHEMA),),
+)
+"""The entity store's tables and their migrations (add a :class:`Step` to change them)."""
 DEFAULT_NAMESPACE = "default"
 PREFIXES = {"config": "eval-config", "target": "eval-target", "result": "evaluation_result"}
 """Id prefix of each kind (a job's is ``eval``)."""
@@ -67,11 +74,12 @@ class Page:
 
 
 class Entities:
-    """The configs, targets and results of one server, in the SQLite file ``path``."""
+    """The configs, targets and results of one server, in ``database`` (or the SQLite file at
+    that path)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True).transaction
+    def __init__(self, database: Path | Database) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
+        self._connect = self.database.transaction
 
     def _create(self, kind: str, body: Mapping[str, Any]) -> dict[str, Any]:
         entity = dict(body)
@@ -87,7 +95,7 @@ class Entities:
                     (kind, entity["id"], entity["namespace"], entity["name"],
                      json.dumps(entity), entity["created_at"]),
                 )  # fmt: skip
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise AlreadyExists(
                 f"a {kind} named '{entity['namespace']}/{entity['name']}' exists already"
             ) from None
@@ -133,7 +141,7 @@ class Entities:
                     "WHERE kind = ? AND id = ?",
                     (entity["namespace"], entity["name"], json.dumps(entity), kind, row[0]),
                 )
-            except sqlite3.IntegrityError:
+            except IntegrityError:
                 raise AlreadyExists(
                     f"a {kind} named '{entity['namespace']}/{entity['name']}' exists already"
                 ) from None
@@ -171,8 +179,10 @@ class Entities:
     def _put(self, kind: str, entity: Mapping[str, Any]) -> None:
         with self._connect() as db:
             db.execute(
-                "INSERT OR REPLACE INTO entities (kind, id, namespace, name, body, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entities (kind, id, namespace, name, body, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET "
+                "namespace = excluded.namespace, name = excluded.name, body = excluded.body, "
+                "created_at = excluded.created_at",
                 (kind, entity["id"], entity["namespace"], entity["name"], json.dumps(entity),
                  entity["created_at"]),
             )  # fmt: skip

@@ -8,13 +8,13 @@ opens its own connection (sqlite3 connections must not cross threads), off the e
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from evald.sqlite_file import SqliteFile
+from evald.database import Database, Schema, Step, sqlite
 
+FILE = "metrics.sqlite3"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluation_metrics (
     name TEXT PRIMARY KEY,
@@ -24,6 +24,15 @@ CREATE TABLE IF NOT EXISTS evaluation_metrics (
     create_time REAL NOT NULL
 )
 """
+TABLES = Schema(
+    "metrics",
+    FILE,
+    # 1: the table as it was before versions.
+    (Step((SCHEMA,), (SCHEMA.replace("BLOB", "BYTEA").replace("REAL", "DOUBLE PRECISION"),)),),
+    wal=False,
+    timeout=10,
+)
+"""The metric store's tables and their migrations (add a :class:`Step` to change them)."""
 
 
 @dataclass(frozen=True)
@@ -39,22 +48,22 @@ class StoredMetric:
 
 
 class MetricStore:
-    """The registered metrics of one server, in the SQLite file ``path`` (created on first use)."""
+    """The registered metrics of one server, in ``database`` (or the SQLite file at that path,
+    created on first use)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connect = SqliteFile(path, [SCHEMA]).transaction
+    def __init__(self, database: Path | Database) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
+        self._connect = self.database.transaction
 
     def _insert(self, item: StoredMetric) -> bool:
         with self._connect() as db:
-            try:
-                db.execute(
-                    "INSERT INTO evaluation_metrics VALUES (?, ?, ?, ?, ?)",
-                    (item.name, item.display_name, item.description, item.metric, item.create_time),
-                )
-            except sqlite3.IntegrityError:
-                return False
-        return True
+            cursor = db.execute(
+                "INSERT INTO evaluation_metrics "
+                "(name, display_name, description, metric, create_time) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (name) DO NOTHING",
+                (item.name, item.display_name, item.description, item.metric, item.create_time),
+            )
+        return cursor.rowcount > 0
 
     def _get(self, name: str) -> StoredMetric | None:
         with self._connect() as db:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from evald.sqlite_file import SqliteFile
+from evald.database import Database, Schema, Step, sqlite
 from evald.targets.base import Endpoint, Generation, Output, plain
 
 SCHEMA = (
@@ -27,6 +27,14 @@ SCHEMA = (
     )
     """,
 )
+TABLES = Schema(
+    "targets",
+    "targets.sqlite3",
+    # 1: the table as it was before versions.
+    (Step(SCHEMA, tuple(s.replace("REAL", "DOUBLE PRECISION") for s in SCHEMA)),),
+    timeout=10,
+)
+"""The target cache's tables and their migrations (add a :class:`Step` to change them)."""
 
 
 def cache_key(endpoint: Endpoint, generation: Generation, scope: str = "") -> str:
@@ -50,21 +58,22 @@ def cache_key(endpoint: Endpoint, generation: Generation, scope: str = "") -> st
 
 
 class TargetCache:
-    """Outputs by key, in one SQLite file (WAL: readers never wait for the writer)."""
+    """Outputs by key, in ``database`` (or the SQLite file at that path; WAL: readers never
+    wait for the writer)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._file = SqliteFile(path, SCHEMA, wal=True)
+    def __init__(self, database: Path | Database) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
 
     def _get(self, key: str) -> str | None:
-        with self._file.transaction() as conn:
+        with self.database.transaction() as conn:
             row = conn.execute("SELECT output FROM target_outputs WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def _put(self, key: str, output: str) -> None:
-        with self._file.transaction() as conn:
+        with self.database.transaction() as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO target_outputs (key, output, created) VALUES (?, ?, ?)",
+                "INSERT INTO target_outputs (key, output, created) VALUES (?, ?, ?) ON CONFLICT "
+                "(key) DO UPDATE SET output = excluded.output, created = excluded.created",
                 (key, output, time.time()),
             )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
+from evald.database import Database
 from evald.judges.base import JudgeCallError, RejectedError
 from evald.judges.http import MAX_ANSWER_BYTES, pooled_client
 from evald.judges.retry import RetryPolicy
@@ -60,7 +61,7 @@ class Targets:
     def __init__(
         self,
         *,
-        cache_path: Path | None,
+        cache_path: Path | Database | None,
         max_concurrency: int = 32,
         retry: RetryPolicy = RetryPolicy(),  # noqa: B008 (frozen: safe to share)
         timeout_seconds: float = 120.0,

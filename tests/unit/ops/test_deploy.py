@@ -51,7 +51,10 @@ def test_dockerfile_is_multistage_slim_and_non_root() -> None:
     build = steps[:final]
     # The three distributions in one pip command: evald's evald-proto and evald-client
     # requirements are the local ones.
-    assert any(word == "RUN" and "pip install ./protos ./client . " in args for word, args in build)
+    assert any(
+        word == "RUN" and 'pip install ./protos ./client ".[postgres]" ' in args
+        for word, args in build
+    )
     assert not any(word == "RUN" and "pip install" in args for word, args in runtime)
     entry = next(args for word, args in runtime if word == "ENTRYPOINT")
     assert entry == '["evald", "serve"]'
