@@ -30,6 +30,7 @@ SLOW_MODULES = {
     "e2e/test_jobs_restart.py",
     "e2e/test_nemo_jobs_restart.py",
     "e2e/test_large_requests.py",
+    "e2e/test_replicas.py",
     "e2e/test_sandbox_orphans.py",
     "e2e/test_shutdown.py",
     "e2e/test_workers.py",
