@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evald.cli import connection, evaluate, jobs, metrics, models
+from evald.cli import connection, evaluate, import_run, jobs, metrics, models
 from evald.cli.version import evald_version
 from evald.config import Settings
 
@@ -74,6 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
             help="list, show or cancel dataset jobs on a server",
             description="Dataset jobs (EvaluateDataset operations). Exit codes: 0 done, "
             "1 the call failed, 2 bad usage.",
+        )
+    )
+    import_run.add_arguments(
+        commands.add_parser(
+            "import",
+            help="add an evald evaluate --output directory to the web UI's runs",
+            description="Import results.jsonl and aggregation.json of an evald evaluate "
+            "output directory as a run, through a server (--url) or into a data directory "
+            "(--data-dir). Exit codes: 0 done, 1 the server refused or is unreachable, "
+            "2 bad usage.",
         )
     )
     models.add_arguments(
@@ -140,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return models.run(args)
     if args.command == "metrics":
         return metrics.run(args)
+    if args.command == "import":
+        return import_run.run(args)
     return int((evaluate if args.command == "evaluate" else jobs).run(args))
 
 
