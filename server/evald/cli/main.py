@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     gateway.add_argument(
         "--grpc-root-certs", type=Path, help="PEM roots: reach the gRPC server over TLS"
     )
+    gateway.add_argument(
+        "--native-upstream",
+        metavar="URL",
+        help="the server's HTTP gateway (http://HOST:PORT): the JSON-only APIs (NeMo "
+        "Evaluator's, the web UI's runs) are forwarded there",
+    )
     http = [f.name for f in dataclasses.fields(Settings) if f.metadata.get("group") == "http"]
     add_setting_flags(gateway, (*GATEWAY_SETTINGS, *http))
 
@@ -193,18 +199,20 @@ def _gateway(args: argparse.Namespace) -> int:
     from evald.gateway import main as gateway_main  # aiohttp: only for the gateway
     from evald.startup import check_gateway
 
-    skip = ("command", "grpc_target", "grpc_root_certs")
+    skip = ("command", "grpc_target", "grpc_root_certs", "native_upstream")
     overrides = {k: v for k, v in vars(args).items() if k not in skip}
     try:
         settings = Settings.load(overrides)
         if settings.http_port is None:
             raise ValueError("--http-port (or EVALD_HTTP_PORT) is required")
         check_gateway(settings, args.grpc_root_certs)
+        if args.native_upstream and not args.native_upstream.startswith(("http://", "https://")):
+            raise ValueError(f"--native-upstream {args.native_upstream}: give http://HOST:PORT")
     except ValueError as exc:
         print(f"evald gateway: {exc}", file=sys.stderr)
         return 2
     try:
-        gateway_main(settings, args.grpc_target, args.grpc_root_certs)
+        gateway_main(settings, args.grpc_target, args.grpc_root_certs, args.native_upstream)
     except OSError as exc:
         print(f"evald gateway: {exc}", file=sys.stderr)
         return 1
