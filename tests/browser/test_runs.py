@@ -117,7 +117,9 @@ def test_import_a_directory(signed_in: Any, tmp_path: Path) -> None:
     page.get_by_test_id("summary-table").wait_for()
 
 
-def test_data_is_text_never_markup(signed_in: Any, runs: dict[str, str], ui_server: UiServer) -> None:
+def test_data_is_text_never_markup(
+    signed_in: Any, runs: dict[str, str], ui_server: UiServer
+) -> None:
     page = signed_in
     hostile = ui_server.import_run(
         INJECTED, [record(0, INJECTED, INJECTED, INJECTED, {"<b>m</b>": 1.0}, category=INJECTED)]
