@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from evald.aggregation import stats as aggregation_stats
 from evald.runs import stats
 from evald.runs.model import Row, row_of
 
@@ -160,3 +161,20 @@ def test_categories_and_error_groups() -> None:
     ]
     assert found["summary"][0]["mean"] == pytest.approx(0.5)
     assert found["rows_with_errors"] == 1
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.5],
+        SCORES,
+        [float(v) for v in np.random.default_rng(7).random(1001)],
+        [float(v) for v in np.random.default_rng(8).integers(1, 6, 3000)],
+        [1e6, -3.0, 0.0, 2.5],
+    ],
+    ids=["one", "ten", "1001 uniform", "3000 ratings", "mixed"],
+)
+def test_fast_bootstrap_draws_the_same_resamples(values: list[float]) -> None:
+    assert stats.bootstrap_mean_ci(values) == pytest.approx(
+        aggregation_stats.bootstrap_mean_ci(values), rel=1e-12, abs=1e-12
+    )
