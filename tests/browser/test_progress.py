@@ -31,8 +31,7 @@ def test_live_progress(signed_in: Any, ui_server: UiServer) -> None:
     job.dataset.gcs_source.uris.append("/datasets/live.jsonl")
     job.metrics.append(m.Metric(exact_match_spec={}))
     lines = [
-        (i, False, json.dumps(record(i, f"q{i}", "a", "a", {"exact_match": 1.0})))
-        for i in range(4)
+        (i, False, json.dumps(record(i, f"q{i}", "a", "a", {"exact_match": 1.0}))) for i in range(4)
     ]
     sync(store.create(NAME, job.SerializeToString(), str(ui_server.root / "out")))
     sync(store.update(NAME, state=RUNNING, rows_total=4))
