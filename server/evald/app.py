@@ -14,7 +14,7 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -33,11 +33,18 @@ from evald.nemo import datasets, entities
 from evald.nemo.routes import NemoRoutes
 from evald.nemo.service import Context, NemoJobs, NemoService
 from evald.ops.limits import RequestLimits
+from evald.runs import imports
+from evald.runs.imports import ImportStore
+from evald.runs.routes import RunsRoutes
+from evald.runs.service import RunsService
 from evald.service import Evaluator, GrpcEvaluationService
 from evald.targets import Targets
 from evald.targets.cache import TABLES as TARGET_TABLES
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    from evald.gateway.app import NativeApi
 
 HF_TOKEN = "EVALD_HF_TOKEN"
 """Where the data store's token is read from (a secret: never a flag or a config entry)."""
@@ -62,6 +69,9 @@ class App:
     """FMEval's model evaluations (``EvaluateModel``); they run on the same runner."""
     backend: Backend | None = field(default=None)
     """Where the stores live: SQLite files in the data dir, or the shared PostgreSQL database."""
+    runs: RunsRoutes | None = None
+    """The web UI's runs API (jobs and imported ``evald evaluate`` outputs), served by the HTTP
+    gateway."""
     _prepared: bool = field(default=False, init=False, repr=False)
 
     @classmethod
@@ -125,8 +135,17 @@ class App:
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
+        runs = RunsRoutes(RunsService(runner.store, ImportStore(data / imports.DB_FILE)))
         return cls(
-            settings, services, evaluator, OperationsService(runner), nemo, targets, models, backend
+            settings,
+            services,
+            evaluator,
+            OperationsService(runner),
+            nemo,
+            targets,
+            models,
+            backend,
+            runs,
         )
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
@@ -156,6 +175,10 @@ class App:
             raise OSError(f"stores in {self.backend.describe()}: {reason}") from None
         self._prepared = True
         log.info("stores in %s", self.backend.describe())
+
+    def native_apis(self) -> list[NativeApi]:
+        """The JSON APIs the HTTP gateway serves beside the transcoded routes."""
+        return [self.nemo, *([self.runs] if self.runs is not None else [])]
 
     async def start(self) -> None:
         """Resume the dataset jobs a stopped or killed process (this one before a restart, or
