@@ -20,6 +20,10 @@ from evald import metric_registry
 from evald.call import Services
 from evald.config import Settings
 from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
+from evald.human.routes import HumanRoutes
+from evald.human.service import HumanService
+from evald.human.store import FILE as HUMAN_FILE
+from evald.human.store import HumanStore
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.judges.runtime import Judges
@@ -53,6 +57,8 @@ class App:
     """The models NeMo jobs evaluate (and their llm-judge endpoints)."""
     models: ModelEvaluationService
     """FMEval's model evaluations (``EvaluateModel``); they run on the same runner."""
+    human: HumanRoutes
+    """Human evaluation's JSON API (served by the HTTP gateway)."""
 
     @classmethod
     def build(cls, settings: Settings, env: Mapping[str, str] | None = None) -> App:
@@ -112,7 +118,12 @@ class App:
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
-        return cls(settings, services, evaluator, OperationsService(runner), nemo, targets, models)
+        human = HumanRoutes(
+            HumanService(HumanStore(data / HUMAN_FILE), runner.store, settings.dataset_dir())
+        )
+        return cls(
+            settings, services, evaluator, OperationsService(runner), nemo, targets, models, human
+        )
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
         """The generic handlers of every service: EvaluationService (each API version),
