@@ -191,9 +191,9 @@ class HumanRoutes:
                 _check_csrf(request)
             if name.startswith(ADMIN_PREFIX):
                 require_admin(principal)
-            call = Call(
-                request, params, principal, authenticate is not None, read_body, max_json_values
-            )
+            # ANONYMOUS: authentication is off (the guard answers it for every call then).
+            authenticated = principal is not ANONYMOUS
+            call = Call(request, params, principal, authenticated, read_body, max_json_values)
             return await handler(call)
         except EvalError as exc:
             return _error(exc)
