@@ -163,9 +163,12 @@ CSRF_CASES = [
 
 @pytest.mark.parametrize(("headers", "body", "expected"), CSRF_CASES)
 def test_state_changes_need_the_csrf_header(
-    secured: ServerThread, task: dict[str, Any], headers: dict[str, str], body: bytes,
+    secured: ServerThread,
+    task: dict[str, Any],
+    headers: dict[str, str],
+    body: bytes,
     expected: int,
-) -> None:  # fmt: skip
+) -> None:
     sent = {"authorization": f"Bearer {ANN2}", **headers}
     path = H + f"tasks/{task['id']}/rows/3/rating"
     status, data, _ = request(http_url(secured), "PUT", path, body, sent)
@@ -193,16 +196,15 @@ def test_rate_resume_export(secured: ServerThread, task: dict[str, Any]) -> None
     assert row["ratings"] == {"pair": "tie"}
     assert row["responses"] == {"alpha": "answer A1", "beta": "answer B1"}
     status, bad = call(base, "PUT", H + f"tasks/{tid}/rows/2/rating", ANN1, {"value": "gamma"})
-    assert status == 400 and "value" in json.dumps(bad)
+    assert status == 400
+    assert "value" in json.dumps(bad)
     status, bad = call(base, "PUT", H + f"tasks/{tid}/rows/9/rating", ANN1, {"value": "alpha"})
     assert status == 404
 
     raw = _raw(base, H + f"tasks/{tid}/export", ADMIN)
     exported = [json.loads(line) for line in raw.splitlines()]
     _, page1 = call(base, "GET", H + f"tasks/{tid}/ratings?page_size=1", ADMIN)
-    _, page2 = call(
-        base, "GET", H + f"tasks/{tid}/ratings?page_size=100&page_token=1", ADMIN
-    )
+    _, page2 = call(base, "GET", H + f"tasks/{tid}/ratings?page_size=100&page_token=1", ADMIN)
     assert page1["next_page_token"] == "1"
     assert page1["ratings"] + page2["ratings"] == exported
     mine = [r for r in exported if r["rater"] == "ann1"]
@@ -233,8 +235,9 @@ def test_open_server_names_raters_and_compares_with_a_judge_metric(tmp_path: Pat
         {"prompt": "p3", "response": "Rome", "reference": "Paris"},
     ]
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    with serving(http_port=0, data_dir=tmp_path / "d", dataset_root=tmp_path,
-                 output_root=tmp_path) as running:  # fmt: skip
+    with serving(
+        http_port=0, data_dir=tmp_path / "d", dataset_root=tmp_path, output_root=tmp_path
+    ) as running:
         base = http_url(running)
         body = {
             "dataset": {"gcsSource": {"uris": [str(data)]}},
@@ -258,14 +261,18 @@ def test_open_server_names_raters_and_compares_with_a_judge_metric(tmp_path: Pat
         assert status == 201, created
         tid = created["id"]
         status, error = call(base, "GET", H + f"tasks/{tid}/queue", None)
-        assert status == 400 and "rater" in json.dumps(error)
+        assert status == 400
+        assert "rater" in json.dumps(error)
         likert = {"ann": [5, 2, 4, 1], "bob": [4, 1, 5, 2]}
         for rater, values in likert.items():
             for row, value in enumerate(values):
                 status, saved = call(
-                    base, "PUT", H + f"tasks/{tid}/rows/{row}/rating", None,
+                    base,
+                    "PUT",
+                    H + f"tasks/{tid}/rows/{row}/rating",
+                    None,
                     {"value": value, "rater": rater},
-                )  # fmt: skip
+                )
                 assert status == 200, saved
         status, report = call(
             base, "GET", H + f"tasks/{tid}/report?run={job_id}&metric=exact_match", None
@@ -276,4 +283,5 @@ def test_open_server_names_raters_and_compares_with_a_judge_metric(tmp_path: Pat
         # Means 4.5, 1.5, 4.5, 1.5 against exact match 1, 0, 1, 0: perfectly concordant.
         assert (spearman["value"], spearman["n"]) == (pytest.approx(1.0), 4)
         status, error = call(base, "GET", H + f"tasks/{tid}/report?run={job_id}&metric=bleu", None)
-        assert status == 400 and "metric" in json.dumps(error)
+        assert status == 400
+        assert "metric" in json.dumps(error)
