@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -33,8 +33,15 @@ from evald.nemo import datasets, entities
 from evald.nemo.routes import NemoRoutes
 from evald.nemo.service import Context, NemoJobs, NemoService
 from evald.ops.limits import RequestLimits
+from evald.runs import imports
+from evald.runs.imports import ImportStore
+from evald.runs.routes import RunsRoutes
+from evald.runs.service import RunsService
 from evald.service import Evaluator, GrpcEvaluationService
 from evald.targets import Targets
+
+if TYPE_CHECKING:
+    from evald.gateway.app import NativeApi
 
 HF_TOKEN = "EVALD_HF_TOKEN"
 """Where the data store's token is read from (a secret: never a flag or a config entry)."""
@@ -57,7 +64,10 @@ class App:
     """The models NeMo jobs evaluate (and their llm-judge endpoints)."""
     models: ModelEvaluationService
     """FMEval's model evaluations (``EvaluateModel``); they run on the same runner."""
-    human: HumanRoutes
+    runs: RunsRoutes | None = None
+    """The web UI's runs API (jobs and imported ``evald evaluate`` outputs), served by the HTTP
+    gateway."""
+    human: HumanRoutes | None = None
     """Human evaluation's JSON API (served by the HTTP gateway)."""
 
     @classmethod
@@ -118,11 +128,20 @@ class App:
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
+        runs = RunsRoutes(RunsService(runner.store, ImportStore(data / imports.DB_FILE)))
         human = HumanRoutes(
             HumanService(HumanStore(data / HUMAN_FILE), runner.store, settings.dataset_dir())
         )
         return cls(
-            settings, services, evaluator, OperationsService(runner), nemo, targets, models, human
+            settings,
+            services,
+            evaluator,
+            OperationsService(runner),
+            nemo,
+            targets,
+            models,
+            runs,
+            human,
         )
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
@@ -139,6 +158,14 @@ class App:
             registry.append(metric_registry.Registry(store, self.services.metrics).handler())
         models = self.models.handler()
         return [*evaluation.method_handlers(), *registry, *self.jobs.handlers(), models]
+
+    def native_apis(self) -> list[NativeApi]:
+        """The JSON APIs the HTTP gateway serves beside the transcoded routes."""
+        return [
+            self.nemo,
+            *([self.runs] if self.runs is not None else []),
+            *([self.human] if self.human is not None else []),
+        ]
 
     async def start(self) -> None:
         """Resume the dataset jobs a stopped or killed process left unfinished."""

@@ -231,7 +231,7 @@ async def start(settings: Settings) -> RunningServer:
 
         try:  # the HTTP gateway calls the same handlers (and interceptors) in-process
             http = await gateway.start_in_process(
-                settings, handlers, interceptors, guard, native=[app.nemo, app.human]
+                settings, handlers, interceptors, guard, native=app.native_apis()
             )
         except OSError:
             await server.stop(0)

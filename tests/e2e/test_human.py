@@ -23,7 +23,7 @@ ANN2 = "evald-test-annotator-two-1b7e"
 ANN3 = "evald-test-annotator-three-6a0c"
 KEYS = {"boss": ADMIN, "ann1": ANN1, "ann2": ANN2, "ann3": ANN3}
 H = "/v1evald/human/".replace("v1evald", "v1/evald")
-CSRF = {"x-evald-csrf": "1"}
+CSRF = {"x-evald-ui": "1"}
 ROWS = [
     {"prompt": f"question {i}", "response": f"answer A{i}", "baseline_response": f"answer B{i}"}
     for i in range(4)
@@ -89,6 +89,7 @@ ROLE_CASES = [
     (ANN1, "POST", f"/v1beta1/{LOCATION}:evaluateInstances", {}, 403),
     (ANN1, "GET", f"/v1beta1/{LOCATION}/operations", None, 403),
     (ANN1, "GET", "/v1/evaluation/jobs", None, 403),
+    (ANN1, "GET", "/v1/evald/runs", None, 403),
     (ANN1, "GET", "/healthz", None, 200),  # open by default
     (ANN3, "GET", H + "tasks/{id}", None, 404),
     (ANN3, "GET", H + "tasks/{id}/queue", None, 404),
@@ -155,14 +156,15 @@ def test_grpc_roles(secured: ServerThread, key: str, code: grpc.StatusCode) -> N
 
 CSRF_CASES = [
     # (headers, body as bytes, expected status)
-    ({}, json.dumps({"value": "alpha"}).encode(), 403),
-    ({**CSRF, "Content-Type": "text/plain"}, json.dumps({"value": "alpha"}).encode(), 400),
-    (CSRF, json.dumps({"value": "alpha"}).encode(), 200),
+    ({"Content-Type": "text/plain"}, json.dumps({"value": "alpha"}).encode(), 403),
+    ({"Origin": "https://evil.example"}, json.dumps({"value": "alpha"}).encode(), 403),
+    ({"Sec-Fetch-Site": "cross-site"}, json.dumps({"value": "alpha"}).encode(), 403),
+    ({}, json.dumps({"value": "alpha"}).encode(), 200),
 ]
 
 
 @pytest.mark.parametrize(("headers", "body", "expected"), CSRF_CASES)
-def test_state_changes_need_the_csrf_header(
+def test_cross_site_state_changes_are_refused(
     secured: ServerThread,
     task: dict[str, Any],
     headers: dict[str, str],

@@ -35,6 +35,7 @@ from evald.gateway.app import (
     tls_context,
 )
 from evald.gateway.backends import Backend, CallError, GrpcBackend, InProcessBackend, Reply
+from evald.ui.static import UiAssets
 
 __all__ = [
     "HEALTH_PATH",
@@ -72,8 +73,9 @@ async def _start(
         max_body_bytes=settings.max_http_body_bytes,
         max_json_values=4 * settings.max_instances + 1024,
         body_pause_seconds=settings.http_idle_seconds,
-        native=native,
+        native=[*native, UiAssets()],  # the web UI's files, at /ui (no key needed)
         cors_origins=settings.cors_origins,
+        home=True,
     )
     if guard is not None:  # keys checked from the headers, before a body is read
         gateway.authenticate = guard.authenticate

@@ -31,6 +31,7 @@ from evald.gateway.errors import error_body
 from evald.gateway.routes import NotAllowed, Route, default_routes, resolve
 from evald.ops import calls
 from evald.ops.interceptor import OPENAPI_METHOD
+from evald.ui import csrf, static
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +101,11 @@ class Gateway:
         body_pause_seconds: float = 15.0,
         native: Sequence[NativeApi] = (),
         cors_origins: Sequence[str] = (),
+        home: bool = False,
     ) -> None:
         self.backend = backend
+        self.home = home
+        """Whether ``GET /`` redirects to the web UI (served by a native API at ``/ui``)."""
         self.cors_origins = frozenset(origin.lower() for origin in cors_origins)
         """Origins whose pages may call (``scheme://host[:port]``, lower case); none: no CORS."""
         self.native = list(native)
@@ -172,10 +176,15 @@ class Gateway:
                 if self.authenticate is not None:
                     self.authenticate(OPENAPI_METHOD, _metadata(request, {}))
                 return web.Response(body=self._openapi_document(), content_type="application/json")
+            if path == "/" and self.home and request.method in ("GET", "HEAD"):
+                return static.redirect_home()
             for api in self.native:
                 if path.startswith(api.prefix):
                     if not self.serving:
                         return _error(code_pb2.UNAVAILABLE, "the server is shutting down")
+                    refused = csrf.refusal(request, self.cors_origins)
+                    if refused is not None:
+                        return _error(code_pb2.PERMISSION_DENIED, refused, http=403)
                     return await api.answer(
                         request,
                         self.authenticate,

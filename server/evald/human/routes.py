@@ -7,8 +7,8 @@ the tasks assigned to it: any other task answers 404, exactly as one that does n
 authentication off everyone is an admin and a rater names themselves with a ``rater`` field
 (query parameter or body field): unauthenticated, for trusted networks only.
 
-State-changing requests (POST, PUT, DELETE) must send ``content-type: application/json`` and the
-header :data:`CSRF_HEADER`, which a cross-site form cannot send.
+State-changing requests are guarded against cross-site forgery by the gateway for every native
+API (:mod:`evald.ui.csrf`): a JSON body, and no cross-site ``Origin``/``Sec-Fetch-Site``.
 """
 
 from __future__ import annotations
@@ -35,14 +35,12 @@ from evald.human.service import (
 )
 from evald.human.store import StoredTask
 from evald.ops.auth import ADMIN, ANNOTATOR_PREFIX, ANONYMOUS, Principal
+from evald.ui.access import require_admin
 
 log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evald/human/"
 ADMIN_PREFIX = "/evald.human.Admin/"
-CSRF_HEADER = "x-evald-csrf"
-"""Sent by evald's web pages (any value): a custom header, so a cross-site form or a simple
-request cannot change anything."""
 INLINE_JSON_BYTES = 256 * 1024
 
 ReadBody = Callable[[web.BaseRequest], Awaitable[bytes]]
@@ -187,8 +185,6 @@ class HumanRoutes:
                 # Raises for a bad key, and for an annotator key on an admin method.
                 called = authenticate(name, metadata)
                 principal = called if isinstance(called, Principal) else ANONYMOUS
-            if request.method in ("POST", "PUT", "DELETE"):
-                _check_csrf(request)
             if name.startswith(ADMIN_PREFIX):
                 require_admin(principal)
             # ANONYMOUS: authentication is off (the guard answers it for every call then).
@@ -284,19 +280,3 @@ class HumanRoutes:
         index = None if row in (None, "") else _int(row, "row", 0, 0, 10**9)
         rater = query.get("rater") or None
         return _json(await self.service.ratings(task, rater, index, size, offset))
-
-
-def _check_csrf(request: web.BaseRequest) -> None:
-    """A state-changing request must come from a script that may set headers (not a form)."""
-    if CSRF_HEADER not in request.headers:
-        raise PermissionDenied(f"send the header '{CSRF_HEADER}' with state-changing requests")
-    if request.method != "DELETE" and request.content_type != "application/json":
-        raise InvalidArgument("content-type", "state-changing requests send application/json")
-
-
-def require_admin(principal: Principal) -> None:
-    """PermissionDenied unless ``principal`` is an admin (the role named in the message)."""
-    if principal.role != ADMIN:
-        raise PermissionDenied(
-            f"the key '{principal.name}' has the role '{principal.role}'; this needs '{ADMIN}'"
-        )
