@@ -259,7 +259,7 @@ class HumanService:
         found = []
         for task in await self.store.list():
             item = task_json(task)
-            item["ratings"] = len(await self.store.ratings(task.id))
+            item["ratings"] = await self.store.count(task.id)
             item["ratings_expected"] = self._expected(task)
             found.append(item)
         return found
@@ -297,7 +297,7 @@ class HumanService:
         for task in await self.store.list():
             if rater in task.spec["raters"]:
                 item = task_json(task)
-                item["ratings"] = len(await self.store.ratings(task.id, rater=rater))
+                item["ratings"] = await self.store.count(task.id, rater)
                 item["ratings_expected"] = self._expected(task, rater)
                 found.append(item)
         return found

@@ -161,6 +161,14 @@ class HumanStore:
             rows = db.execute(sql, args).fetchall()
         return [_rating(r) for r in rows]
 
+    def _count(self, task: str, rater: str | None) -> int:
+        where, args = "task = ?", builtins.list[object]([task])
+        if rater is not None:
+            where, args = where + " AND rater = ?", [*args, rater]
+        with self._connect() as db:
+            row = db.execute(f"SELECT COUNT(*) FROM human_ratings WHERE {where}", args).fetchone()
+        return int(row[0])
+
     # The async API.
 
     async def create(self, task: StoredTask, rows: list[dict[str, Any]]) -> None:
@@ -186,6 +194,10 @@ class HumanStore:
     async def rate(self, task: str, index: int, rater: str, item: str, value: Any) -> Rating:
         """Store (or replace) one rating."""
         return await asyncio.to_thread(self._rate, task, index, rater, item, value)
+
+    async def count(self, task: str, rater: str | None = None) -> int:
+        """How many ratings ``task`` has (of ``rater``, if given)."""
+        return await asyncio.to_thread(self._count, task, rater)
 
     async def ratings(
         self,

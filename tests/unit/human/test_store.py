@@ -34,6 +34,7 @@ def test_store_round_trip(tmp_path: Path) -> None:
         assert [r.rater for r in await reopened.ratings("t1", row=2)] == ["bob"]
         assert [r.row for r in await reopened.ratings("t1", offset=1, limit=1)] == [1]
         assert [t.id for t in await reopened.list()] == ["t1"]
+        assert (await reopened.count("t1"), await reopened.count("t1", "ann")) == (3, 2)
         assert await reopened.delete("t1") is True
         assert await reopened.delete("t1") is False
         assert await reopened.ratings("t1") == []
