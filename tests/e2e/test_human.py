@@ -54,7 +54,9 @@ def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
             for name, key in KEYS.items()
         )
     )
-    with serving(auth_keys_file=keys, http_port=0, data_dir=base / "data") as running:
+    with serving(
+        auth_keys_file=keys, http_port=0, metrics_port=0, data_dir=base / "data"
+    ) as running:
         yield running
 
 
@@ -117,6 +119,20 @@ def test_http_roles(
     assert status == expected, data
     if expected == 403:  # NeMo's API answers in FastAPI's shape, the others in Google's
         assert "annotator" in json.dumps(data["error"] if "error" in data else data["detail"])
+
+
+@pytest.mark.parametrize(("key", "expected"), [(ANN1, 403), (ADMIN, 200), (None, 401)])
+def test_metrics_scrape_by_role(secured: ServerThread, key: str | None, expected: int) -> None:
+    assert secured.running is not None
+    assert secured.running.metrics is not None
+    parts = urlsplit(secured.running.metrics.url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+    try:
+        headers = {"authorization": f"Bearer {key}"} if key else {}
+        connection.request("GET", "/metrics", headers=headers)
+        assert connection.getresponse().status == expected
+    finally:
+        connection.close()
 
 
 def test_unassigned_task_looks_like_a_missing_one(
