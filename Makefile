@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: install dev serve test test-quick docs lint format proto proto-sync proto-check bench soak check clean
+.PHONY: install dev serve test test-quick docs lint format proto proto-sync proto-check bench soak check clean screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +37,11 @@ install: $(VENV)/.installed  ## runtime install into .venv
 
 dev: $(VENV)/.installed-dev  ## runtime + test/lint tools into .venv
 
-serve: install  ## run the gRPC server on 127.0.0.1:50051 (ARGS="--port 0 ..." to change)
-	$(BIN)/evald serve $(ARGS)
+# The HTTP gateway on 8080 too: the web UI at http://127.0.0.1:8080/ui/ (SERVE_ARGS= for gRPC only).
+SERVE_ARGS ?= --http-port 8080
+
+serve: install  ## run the server: gRPC on 127.0.0.1:50051, HTTP + web UI on :8080 (ARGS="..." to add flags)
+	$(BIN)/evald serve $(SERVE_ARGS) $(ARGS)
 
 # Most tests wait (servers starting, subprocesses, judge timeouts) rather than compute, so more
 # workers than cores finish sooner. Whole files go to one worker (loadfile): a module's server
@@ -51,6 +54,9 @@ test: dev  ## the whole test suite, in parallel (TEST_WORKERS=4)
 
 test-quick: dev  ## the suite without slow and official-client tests (under a minute)
 	$(BIN)/python -m pytest -m "not slow and not official" $(PYTEST_PARALLEL) $(ARGS)
+
+screenshots: dev  ## refresh docs/img/ui/*.png from the web UI's browser tests (needs /usr/bin/chromium)
+	EVALD_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser
 
 lint: dev  ## ruff (lint + format check) and mypy
 	$(BIN)/ruff check .

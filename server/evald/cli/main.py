@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evald.cli import connection, evaluate, jobs, metrics, models
+from evald.cli import connection, evaluate, import_run, jobs, metrics, models
 from evald.cli.version import evald_version
 from evald.config import Settings
 
@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     gateway.add_argument(
         "--grpc-root-certs", type=Path, help="PEM roots: reach the gRPC server over TLS"
     )
+    gateway.add_argument(
+        "--native-upstream",
+        metavar="URL",
+        help="the server's HTTP gateway (http://HOST:PORT): the JSON-only APIs (NeMo "
+        "Evaluator's, the web UI's runs) are forwarded there",
+    )
     http = [f.name for f in dataclasses.fields(Settings) if f.metadata.get("group") == "http"]
     add_setting_flags(gateway, (*GATEWAY_SETTINGS, *http))
 
@@ -74,6 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
             help="list, show or cancel dataset jobs on a server",
             description="Dataset jobs (EvaluateDataset operations). Exit codes: 0 done, "
             "1 the call failed, 2 bad usage.",
+        )
+    )
+    import_run.add_arguments(
+        commands.add_parser(
+            "import",
+            help="add an evald evaluate --output directory to the web UI's runs",
+            description="Import results.jsonl and aggregation.json of an evald evaluate "
+            "output directory as a run, through a server (--url) or into a data directory "
+            "(--data-dir). Exit codes: 0 done, 1 the server refused or is unreachable, "
+            "2 bad usage.",
         )
     )
     models.add_arguments(
@@ -140,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return models.run(args)
     if args.command == "metrics":
         return metrics.run(args)
+    if args.command == "import":
+        return import_run.run(args)
     return int((evaluate if args.command == "evaluate" else jobs).run(args))
 
 
@@ -181,18 +199,20 @@ def _gateway(args: argparse.Namespace) -> int:
     from evald.gateway import main as gateway_main  # aiohttp: only for the gateway
     from evald.startup import check_gateway
 
-    skip = ("command", "grpc_target", "grpc_root_certs")
+    skip = ("command", "grpc_target", "grpc_root_certs", "native_upstream")
     overrides = {k: v for k, v in vars(args).items() if k not in skip}
     try:
         settings = Settings.load(overrides)
         if settings.http_port is None:
             raise ValueError("--http-port (or EVALD_HTTP_PORT) is required")
         check_gateway(settings, args.grpc_root_certs)
+        if args.native_upstream and not args.native_upstream.startswith(("http://", "https://")):
+            raise ValueError(f"--native-upstream {args.native_upstream}: give http://HOST:PORT")
     except ValueError as exc:
         print(f"evald gateway: {exc}", file=sys.stderr)
         return 2
     try:
-        gateway_main(settings, args.grpc_target, args.grpc_root_certs)
+        gateway_main(settings, args.grpc_target, args.grpc_root_certs, args.native_upstream)
     except OSError as exc:
         print(f"evald gateway: {exc}", file=sys.stderr)
         return 1

@@ -36,6 +36,7 @@ from evald.gateway.app import (
 )
 from evald.gateway.backends import Backend, CallError, GrpcBackend, InProcessBackend, Reply
 from evald.ui.static import UiAssets
+from evald.ui.upstream import upstreams
 
 __all__ = [
     "HEALTH_PATH",
@@ -119,19 +120,26 @@ async def start_in_process(
 
 
 async def start_forwarding(
-    settings: Settings, target: str, root_certificates: bytes | None = None
+    settings: Settings,
+    target: str,
+    root_certificates: bytes | None = None,
+    native: Sequence[NativeApi] = (),
 ) -> RunningGateway:
-    """Serve HTTP in front of the gRPC server at ``target`` (TLS to it if roots are given)."""
+    """Serve HTTP in front of the gRPC server at ``target`` (TLS to it if roots are given), and
+    the ``native`` APIs (forwarded to a server's HTTP gateway: :mod:`evald.ui.upstream`)."""
     options = [
         ("grpc.max_receive_message_length", settings.max_message_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
     ]
     backend = GrpcBackend(target, root_certificates=root_certificates, options=options)
-    return await _start(settings, backend, owns_backend=True)
+    return await _start(settings, backend, owns_backend=True, native=native)
 
 
 async def serve_forwarding(
-    settings: Settings, target: str, root_certificates: bytes | None = None
+    settings: Settings,
+    target: str,
+    root_certificates: bytes | None = None,
+    native_upstream: str | None = None,
 ) -> None:
     """The ``evald gateway`` process: serve until SIGTERM/SIGINT, then stop gracefully."""
     loop = asyncio.get_running_loop()
@@ -139,7 +147,8 @@ async def serve_forwarding(
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    running = await start_forwarding(settings, target, root_certificates)
+    native = upstreams(native_upstream)
+    running = await start_forwarding(settings, target, root_certificates, native)
     log.info(
         "gateway serving",
         extra={"fields": {"url": running.url, "port": running.port, "grpc_target": target}},
@@ -147,12 +156,19 @@ async def serve_forwarding(
     await stop.wait()
     log.info("gateway shutting down", extra={"fields": {"grace_seconds": settings.grace_seconds}})
     await running.stop()
+    for api in native:
+        await api.close()
     log.info("gateway stopped")
 
 
-def main(settings: Settings, target: str, root_certificates: Path | None = None) -> None:
+def main(
+    settings: Settings,
+    target: str,
+    root_certificates: Path | None = None,
+    native_upstream: str | None = None,
+) -> None:
     """Entry point of ``evald gateway``."""
 
     logs.configure(settings.log_level)
     roots = root_certificates.read_bytes() if root_certificates is not None else None
-    asyncio.run(serve_forwarding(settings, target, roots))
+    asyncio.run(serve_forwarding(settings, target, roots, native_upstream))

@@ -20,6 +20,8 @@ from typing import Any
 
 PROMPT_KEYS = ("prompt", "question", "input", "instruction")
 RESPONSE_KEYS = ("response", "output_text", "output", "prediction")
+SAMPLE_KEYS = ("output_text", "response", "output")
+"""A NeMo sample's output: its text before the model's raw answer."""
 REFERENCE_KEYS = ("reference", "ideal_response", "answer", "target", "expected")
 
 
@@ -133,7 +135,7 @@ def _nemo_row(record: dict[str, Any], index: int) -> Row:
     for metric, error in (record.get("errors") or {}).items():
         scores[str(metric)] = None
         results.append({"metric": str(metric), "score": None, "explanation": None, "error": error})
-    response = _first(sample, RESPONSE_KEYS) if sample else None
+    response = _first(sample, SAMPLE_KEYS) if sample else None
     category = item.get("category")
     return Row(
         index,

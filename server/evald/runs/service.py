@@ -7,6 +7,7 @@ import asyncio
 import json
 import math
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,9 @@ their records hold no per-metric results)."""
 MAX_JOBS = 500
 """Most recent jobs listed."""
 CACHED_RUNS = 8
+ACTIVE_REFRESH_SECONDS = 5.0
+"""A running job's rows and statistics are reloaded at most this often (its progress is
+always fresh): several pages polling a large running job cost one summary per period."""
 SORTS = ("row", "error", "metric")
 OPERATION_ID = re.compile(r"^[0-9]{1,30}$")
 
@@ -83,6 +87,7 @@ class Loaded:
     info: RunInfo
     rows: list[Row]
     statistics: dict[str, Any] | None = None
+    loaded: float = field(default_factory=time.monotonic)
 
 
 class RunsService:
@@ -123,8 +128,13 @@ class RunsService:
         """The run and its rows (cached until the run changes)."""
         info = await self.info(run_id)
         cached = self._cache.get(run_id)
-        if cached is not None and cached.info.version == info.version:
+        fresh = cached is not None and (
+            cached.info.version == info.version
+            or (info.active and time.monotonic() - cached.loaded < ACTIVE_REFRESH_SECONDS)
+        )
+        if cached is not None and fresh:
             self._cache.move_to_end(run_id)
+            info.metrics = info.metrics or cached.info.metrics
             cached.info = info
             return cached
         if info.job is not None:

@@ -34,9 +34,17 @@ export function histogram(bins, label) {
     );
   });
   const base = pad.top + plotH;
+  // Bins of whole-number scores (edges at n ± 0.5) are labelled by their values.
+  const whole = edges.every((e) => Math.abs(e - Math.trunc(e)) === 0.5);
   svg.appendChild(h("line", { class: "axis", x1: pad.left, x2: width - pad.right, y1: base, y2: base }));
-  svg.appendChild(h("text", { x: pad.left, y: height - 6, "text-anchor": "start" }, fmt(edges[0], 2)));
-  svg.appendChild(h("text", { x: width - pad.right, y: height - 6, "text-anchor": "end" }, fmt(edges[edges.length - 1], 2)));
+  if (whole) {  // each value under its bar
+    counts.forEach((_, i) => {
+      svg.appendChild(h("text", { x: pad.left + (i + 0.5) * barW, y: height - 6, "text-anchor": "middle" }, fmt(edges[i] + 0.5, 0)));
+    });
+  } else {
+    svg.appendChild(h("text", { x: pad.left, y: height - 6, "text-anchor": "start" }, fmt(edges[0], 2)));
+    svg.appendChild(h("text", { x: width - pad.right, y: height - 6, "text-anchor": "end" }, fmt(edges[edges.length - 1], 2)));
+  }
   svg.appendChild(h("text", { x: pad.left - 4, y: pad.top + 8, "text-anchor": "end" }, String(top)));
   svg.appendChild(h("text", { x: pad.left - 4, y: base, "text-anchor": "end" }, "0"));
   return svg;
