@@ -130,7 +130,12 @@ class App:
         models = ModelEvaluationService(runner, model_jobs)
         runs = RunsRoutes(RunsService(runner.store, ImportStore(data / imports.DB_FILE)))
         human = HumanRoutes(
-            HumanService(HumanStore(data / HUMAN_FILE), runner.store, settings.dataset_dir())
+            HumanService(
+                HumanStore(data / HUMAN_FILE),
+                runner.store,
+                settings.dataset_dir(),
+                imported=runs.service.imported,  # tasks from imported runs too
+            )
         )
         return cls(
             settings,

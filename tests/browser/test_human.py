@@ -14,8 +14,9 @@ from typing import Any, cast
 import krippendorff
 import numpy as np
 import pytest
+from scipy.stats import spearmanr  # type: ignore[import-untyped]
 
-from tests.browser.support import KEY, UiServer, screenshot
+from tests.browser.support import KEY, UiServer, record, screenshot
 from tests.http_support import http_url
 from tests.support import serving
 
@@ -208,8 +209,27 @@ def test_five_mechanisms_rated_by_two_annotators(browser: Any, ui_server: UiServ
             assert shown == text, (mechanism, testid)
         if mechanism == "likert_comparison":
             screenshot(admin, "human-report")
+        if mechanism == "likert_individual":
+            compare_with_judge(admin, ui_server, ratings)
     assert not admin.problems, admin.problems
     admin.context.close()
+
+
+def compare_with_judge(page: Any, server: UiServer, ratings: list[dict[str, Any]]) -> None:
+    """Choose an imported run's metric on the report page: Spearman's correlation shown is
+    scipy's, of each row's mean Likert rating against the run's scores."""
+    scores = [0.2, 0.1, 0.7]
+    run = server.import_run(
+        "judged", [record(i, r["prompt"], r["response"], "", {"judge": scores[i]})
+                   for i, r in enumerate(ROWS)]
+    )  # fmt: skip
+    page.reload()
+    page.select_option("#judge-run", run)
+    page.select_option("#judge-metric", "judge")
+    page.get_by_test_id("judge-form").get_by_role("button").click()
+    means = [float(np.mean([r["value"] for r in ratings if r["row"] == i])) for i in range(3)]
+    expected = fmt(float(spearmanr(means, scores).statistic))
+    assert page.get_by_test_id("spearman-alpha").text_content() == expected
 
 
 def test_annotator_cannot_open_another_task(browser: Any, ui_server: UiServer) -> None:
@@ -228,3 +248,27 @@ def test_annotator_cannot_open_another_task(browser: Any, ui_server: UiServer) -
     assert page.get_by_test_id("all-tasks").count() == 0  # an annotator sees no admin list
     assert not page.problems, page.problems
     page.context.close()
+
+
+def test_without_keys_a_rater_names_themselves(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    root = tmp_path_factory.mktemp("human-open")
+    with serving(http_port=0, data_dir=root / "data") as running:
+        server = UiServer(http_url(running), root)
+        spec = {"mechanism": "choice_buttons", "models": ["x", "y"], "raters": ["zoe"],
+                "dataset": {"rows": ROWS[:2]}}  # fmt: skip
+        status, created = server.api("POST", f"{H}/tasks", spec)
+        assert status == 201, created
+        page = tab(browser, server, "")
+        page.goto("/ui/human")
+        page.fill("#rater-name", "zoe")
+        page.get_by_test_id("rater-form").get_by_role("button").click()
+        page.get_by_test_id(f"rate-{created['id']}").click()
+        page.get_by_test_id("progress").get_by_text("0 / 2 rows rated").wait_for()
+        rate_rows(page, created["id"], ["a", "b"])
+        page.get_by_test_id("progress").get_by_text("2 / 2 rows rated").wait_for()
+        status, listed = server.api("GET", f"{H}/tasks/{created['id']}/ratings")
+        assert [(r["rater"], r["value"]) for r in listed["ratings"]] == [("zoe", "x"), ("zoe", "y")]
+        assert not page.problems, page.problems
+        page.context.close()

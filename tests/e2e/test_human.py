@@ -300,6 +300,40 @@ def test_open_server_names_raters_and_compares_with_a_judge_metric(tmp_path: Pat
         spearman = report["judge"]["spearman"]["m"]
         # Means 4.5, 1.5, 4.5, 1.5 against exact match 1, 0, 1, 0: perfectly concordant.
         assert (spearman["value"], spearman["n"]) == (pytest.approx(1.0), 4)
+        # The web UI's run ID of the job names it too.
+        status, again = call(
+            base, "GET", H + f"tasks/{tid}/report?run=job-{job_id}&metric=exact_match", None
+        )
+        assert again["judge"]["spearman"] == report["judge"]["spearman"]
         status, error = call(base, "GET", H + f"tasks/{tid}/report?run={job_id}&metric=bleu", None)
         assert status == 400
         assert "metric" in json.dumps(error)
+
+
+def test_task_from_an_imported_run(tmp_path: Path) -> None:
+    records = [
+        {"row": i, "input": {"prompt": f"p{i}", "response": f"r{i}"},
+         "results": [{"metric": "judge", "score": score, "explanation": None, "error": None}]}
+        for i, score in enumerate([0.1, 0.9, 0.5])
+    ]  # fmt: skip
+    with serving(http_port=0, data_dir=tmp_path / "d") as running:
+        base = http_url(running)
+        results = "".join(json.dumps(r) + "\n" for r in records)
+        status, run = call(base, "POST", "/v1/evald/runs", None, {"name": "x", "results": results})
+        assert status == 201, run
+        spec = {"mechanism": "thumbs_up_down", "models": ["m"], "raters": ["ann"],
+                "dataset": {"run": run["id"]}}  # fmt: skip
+        status, created = call(base, "POST", H + "tasks", None, spec)
+        assert status == 201, created
+        tid = created["id"]
+        for row, value in enumerate(["down", "up", "up"]):
+            body = {"value": value, "rater": "ann"}
+            assert call(base, "PUT", H + f"tasks/{tid}/rows/{row}/rating", None, body)[0] == 200
+        status, report = call(
+            base, "GET", H + f"tasks/{tid}/report?run={run['id']}&metric=judge", None
+        )
+        assert status == 200, report
+        # Thumbs 0, 1, 1 against 0.1, 0.9, 0.5: ranks 1, 2.5, 2.5 vs 1, 3, 2.
+        assert report["judge"]["spearman"]["m"]["value"] == pytest.approx(0.8660254)
+        status, error = call(base, "POST", H + "tasks", None, {**spec, "dataset": {"run": "imp-x"}})
+        assert status == 404, error

@@ -20,6 +20,9 @@ from evald.human.mechanisms import Kind, check_kind
 from evald.human.store import HumanStore, Rating, StoredTask
 from evald.jobs import sources
 from evald.jobs.store import SUCCEEDED, JobStore
+from evald.runs.imports import ID_PREFIX as IMPORT_PREFIX
+from evald.runs.imports import ImportStore
+from evald.runs.service import JOB_PREFIX
 
 MAX_ROWS = 10_000
 MAX_TEXT = 20_000
@@ -120,13 +123,21 @@ def _raters(raw: Any, per_row: Any) -> tuple[list[str], int]:
 
 
 class HumanService:
-    """Human-evaluation tasks kept in ``store``; runs read from ``jobs``, server-local datasets
-    from under ``dataset_root``."""
+    """Human-evaluation tasks kept in ``store``; runs read from ``jobs`` (Vertex dataset jobs)
+    and ``imported`` (imported ``evald evaluate`` outputs), server-local datasets from under
+    ``dataset_root``."""
 
-    def __init__(self, store: HumanStore, jobs: JobStore | None, dataset_root: Path | None) -> None:
+    def __init__(
+        self,
+        store: HumanStore,
+        jobs: JobStore | None,
+        dataset_root: Path | None,
+        imported: ImportStore | None = None,
+    ) -> None:
         self.store = store
         self.jobs = jobs
         self.dataset_root = dataset_root
+        self.imported = imported
 
     # Tasks.
 
@@ -223,22 +234,29 @@ class HumanService:
         if which == "run":
             job = await self._run(value, "dataset.run")
             records = await self._records(job)
+            if not all(isinstance(r.get("input"), dict) for r in records):
+                raise InvalidArgument("dataset.run", "the run's records hold no dataset rows")
             return [dict(r["input"]) for r in records], {"kind": "run", "run": job}
         raise InvalidArgument(
             "dataset", "give exactly one of rows (a list), jsonl (text), path, run"
         )
 
     async def _run(self, value: Any, field: str) -> str:
-        """The stored name of a finished Vertex dataset job, by name or ID."""
+        """A finished run: a SUCCEEDED Vertex dataset job (its stored name, from its name, its
+        ID or the web UI's ``job-<ID>``) or an imported run (``imp-...``)."""
         if not isinstance(value, str) or not value:
-            raise InvalidArgument(field, "a dataset job's operation name or ID")
+            raise InvalidArgument(field, "a dataset job's operation name or ID, or a run ID")
+        if value.startswith(IMPORT_PREFIX) and self.imported is not None:
+            if await self.imported.get(value) is None:
+                raise NotFound(f"{field}: no run {value!r}")
+            return value
         if self.jobs is None:
             raise FailedPrecondition(f"{field}: this server keeps no dataset jobs")
-        name = value
-        if "/" not in value:
-            if not ID_PATTERN.match(value):
-                raise InvalidArgument(field, "a dataset job's operation name or ID")
-            found = await self.jobs.glob(f"projects/*/locations/*/operations/{value}", 0, 2)
+        name = value.removeprefix(JOB_PREFIX)
+        if "/" not in name:
+            if not ID_PATTERN.match(name):
+                raise InvalidArgument(field, "a dataset job's operation name or ID, or a run ID")
+            found = await self.jobs.glob(f"projects/*/locations/*/operations/{name}", 0, 2)
             if len(found) != 1:
                 raise NotFound(f"{field}: no dataset job {value!r}")
             name = found[0].name
@@ -249,9 +267,12 @@ class HumanService:
             raise FailedPrecondition(f"{field}: the job {value!r} has not succeeded ({job.state})")
         return name
 
-    async def _records(self, job: str) -> list[dict[str, Any]]:
-        assert self.jobs is not None
-        lines = await self.jobs.results(job)
+    async def _records(self, run: str) -> list[dict[str, Any]]:
+        if run.startswith(IMPORT_PREFIX) and self.imported is not None:
+            lines = await self.imported.records(run)
+        else:
+            assert self.jobs is not None
+            lines = await self.jobs.results(run)
         return await asyncio.to_thread(lambda: [json.loads(line) for line in lines])
 
     async def list_tasks(self) -> list[dict[str, Any]]:

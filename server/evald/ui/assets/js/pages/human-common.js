@@ -46,3 +46,10 @@ export function taskPath(id, rest = "") {
 export function percent(value) {
   return value === null || value === undefined ? "—" : `${value.toFixed(1)}%`;
 }
+
+/** Finished runs a task can come from or be compared with: SUCCEEDED Vertex dataset jobs and
+ * imported runs (the runs API's IDs, which the human-evaluation API accepts). */
+export async function finishedRuns() {
+  const data = await api("/v1/evald/runs", { query: { limit: 200 } });
+  return data.runs.filter((r) => (r.source === "vertex" || r.source === "import") && r.status === "SUCCEEDED");
+}

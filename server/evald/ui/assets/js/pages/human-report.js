@@ -6,7 +6,7 @@ import { api, apiKey } from "../api.js";
 import { histogram } from "../chart.js";
 import { errorBox, fmt, h, replace, when } from "../dom.js";
 import { link, navigate, page } from "../router.js";
-import { HUMAN, MECHANISMS, percent, taskPath } from "./human-common.js";
+import { HUMAN, MECHANISMS, finishedRuns, percent, taskPath } from "./human-common.js";
 
 /** Integer bins 1..n as the chart wants them (edges at the half points). */
 function bins(histo) {
@@ -135,13 +135,22 @@ function deleteButton(id, outcome) {
 page("/human/tasks/:id", async (ctx) => {
   const id = ctx.params.id;
   const task = await api(`${HUMAN}/tasks/${encodeURIComponent(id)}`);
-  const runInput = h("input", { id: "judge-run", type: "text", value: ctx.query.get("run") || "", placeholder: "dataset job name or ID" });
-  const metricInput = h("input", { id: "judge-metric", type: "text", value: ctx.query.get("metric") || "", placeholder: "e.g. exact_match" });
+  const runs = await finishedRuns();
+  const wantedRun = ctx.query.get("run") || "";
+  const runInput = h("select", { id: "judge-run" }, h("option", { value: "" }, "(choose a run)"),
+    runs.map((r) => h("option", { value: r.id, selected: r.id === wantedRun }, `${r.name} (${r.id})`)));
+  const metricInput = h("select", { id: "judge-metric" });
+  const drawMetrics = (wanted) => {
+    const chosen = runs.find((r) => r.id === runInput.value);
+    replace(metricInput, (chosen ? chosen.metrics : []).map((m) => h("option", { value: m, selected: m === wanted }, m)));
+  };
+  runInput.addEventListener("change", () => drawMetrics(""));
+  drawMetrics(ctx.query.get("metric") || "");
   const holder = h("div", { "data-testid": "report" });
   const judgeHolder = h("div", {});
   const load = async () => {
-    const run = runInput.value.trim();
-    const metric = metricInput.value.trim();
+    const run = runInput.value;
+    const metric = metricInput.value;
     ctx.setQuery({ run, metric });
     try {
       const report = await api(`${HUMAN}/tasks/${encodeURIComponent(id)}/report`, { query: run && metric ? { run, metric } : {} });
@@ -181,9 +190,9 @@ page("/human/tasks/:id", async (ctx) => {
       exportOutcome),
     holder,
     h("h2", {}, "Agreement with a judge metric"),
-    h("p", { class: "muted small" }, "Spearman's correlation between each row's mean human score and a metric's score of the same row in a finished dataset job (rows matched by index)."),
+    h("p", { class: "muted small" }, "Spearman's correlation between each row's mean human score and a metric's score of the same row in a finished run (rows matched by index)."),
     h("form", { class: "toolbar", "data-testid": "judge-form", on: { submit: (event) => { event.preventDefault(); load(); } } },
-      h("div", { class: "field" }, h("label", { for: "judge-run" }, "Dataset job"), runInput),
+      h("div", { class: "field" }, h("label", { for: "judge-run" }, "Run"), runInput),
       h("div", { class: "field" }, h("label", { for: "judge-metric" }, "Metric"), metricInput),
       h("button", { type: "submit" }, "Compare")),
     judgeHolder,

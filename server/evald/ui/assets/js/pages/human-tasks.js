@@ -3,7 +3,7 @@
 import { ApiError, api } from "../api.js";
 import { errorBox, h, replace, when } from "../dom.js";
 import { link, navigate, page } from "../router.js";
-import { COMPARATIVE, HUMAN, MECHANISMS, needsRater, rateApi, raterName, setRaterName, taskPath } from "./human-common.js";
+import { COMPARATIVE, HUMAN, MECHANISMS, finishedRuns, needsRater, rateApi, raterName, setRaterName, taskPath } from "./human-common.js";
 
 function progress(done, total) {
   return h("span", {},
@@ -88,11 +88,14 @@ page("/human/new", async () => {
   const tie = h("input", { id: "task-tie", type: "checkbox" });
   const source = h("select", { id: "task-source" },
     h("option", { value: "jsonl" }, "JSONL rows (pasted)"), h("option", { value: "path" }, "Server file (under the dataset root)"),
-    h("option", { value: "run" }, "A finished dataset job"));
+    h("option", { value: "run" }, "A finished run (dataset job or import)"));
   const jsonl = h("textarea", { id: "task-jsonl", placeholder: '{"prompt": "…", "response": "…", "baseline_response": "…"}' });
   const path = h("input", { id: "task-path", type: "text", placeholder: "rows.jsonl" });
-  const run = h("input", { id: "task-run", type: "text", placeholder: "operation name or ID" });
-  const sourceFields = { jsonl: field("task-jsonl", "Rows (JSONL)", jsonl), path: field("task-path", "File", path), run: field("task-run", "Dataset job", run) };
+  const runs = await finishedRuns();
+  const run = h("select", { id: "task-run" },
+    runs.length ? null : h("option", { value: "" }, "(no finished run)"),
+    runs.map((r) => h("option", { value: r.id }, `${r.name} — ${r.progress.total} rows (${r.id})`)));
+  const sourceFields = { jsonl: field("task-jsonl", "Rows (JSONL)", jsonl), path: field("task-path", "File", path), run: field("task-run", "Run", run) };
   const sourceHolder = h("div", { class: "toolbar" });
   const showSource = () => replace(sourceHolder, sourceFields[source.value]);
   source.addEventListener("change", showSource);
@@ -102,7 +105,7 @@ page("/human/new", async () => {
   const body = () => {
     const models = [{ name: modelA.value.trim(), column: columnA.value.trim() || "response" }];
     if (modelB.value.trim()) models.push({ name: modelB.value.trim(), column: columnB.value.trim() || "baseline_response" });
-    const dataset = source.value === "jsonl" ? { jsonl: jsonl.value } : source.value === "path" ? { path: path.value.trim() } : { run: run.value.trim() };
+    const dataset = source.value === "jsonl" ? { jsonl: jsonl.value } : source.value === "path" ? { path: path.value.trim() } : { run: run.value };
     const spec = {
       name: name.value.trim(), mechanism: mechanism.value, models, instructions: instructions.value,
       raters: raters.value.split(",").map((r) => r.trim()).filter(Boolean),
