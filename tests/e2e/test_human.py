@@ -210,6 +210,9 @@ def test_rate_resume_export(secured: ServerThread, task: dict[str, Any]) -> None
     assert (queue["next"], queue["completed"]) == (2, 2)
     status, changed = call(base, "PUT", H + f"tasks/{tid}/rows/1/rating", ANN1, {"value": "tie"})
     assert (status, changed["value"]) == (200, "tie")
+    _, seen = call(base, "GET", H + f"tasks/{tid}", ANN1)
+    _, full = call(base, "GET", H + f"tasks/{tid}", ADMIN)
+    assert ("source" in seen, full["source"]) == (False, {"kind": "inline"})
     _, row = call(base, "GET", H + f"tasks/{tid}/rows/1", ANN1)
     assert row["ratings"] == {"pair": "tie"}
     assert row["responses"] == {"alpha": "answer A1", "beta": "answer B1"}

@@ -197,18 +197,22 @@ def report(
 ) -> dict[str, Any]:
     """The report of a task with ``rows_total`` rows from all its ``ratings``."""
     per_rater = {name: 0 for name in raters}
-    rated_rows: dict[int, set[str]] = defaultdict(set)
+    rated: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for r in ratings:
         per_rater[r.rater] = per_rater.get(r.rater, 0) + 1
-        rated_rows[r.row].add(r.rater)
-    complete = sum(1 for who in rated_rows.values() if len(who) >= raters_per_row)
+        rated[r.row][r.rater] += 1
+    # A row is complete once enough raters rated every item of it (each model, or the pair).
+    items = len(kind.items)
+    complete = sum(
+        1 for who in rated.values() if sum(n >= items for n in who.values()) >= raters_per_row
+    )
     return {
         "mechanism": kind.mechanism,
         "models": list(kind.models),
         "counts": {
             "rows": rows_total,
             "ratings": len(ratings),
-            "rows_rated": len(rated_rows),
+            "rows_rated": len(rated),
             "rows_complete": complete,
             "ratings_by_rater": per_rater,
         },

@@ -214,7 +214,12 @@ class HumanRoutes:
         return _json({"tasks": await self.service.my_tasks(rater)})
 
     async def get_task(self, call: Call) -> web.StreamResponse:
-        return _json(task_json(await self._task(call)))
+        found = task_json(await self._task(call))
+        if (
+            not call.admin
+        ):  # where the rows came from (a server path, a run) is the admins' business
+            found.pop("source", None)
+        return _json(found)
 
     async def queue(self, call: Call) -> web.StreamResponse:
         task = await self._task(call)

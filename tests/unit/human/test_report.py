@@ -70,3 +70,18 @@ def test_figures_worked_by_hand(mechanism: str, path: tuple[str, ...], expected:
     for key in path:
         found = found[key]
     assert found == (pytest.approx(expected) if isinstance(expected, float) else expected)
+
+
+def test_a_row_is_complete_once_every_model_is_rated() -> None:
+    kind = Kind("thumbs_up_down", ("alpha", "beta"), 5, False)
+    ratings = [
+        Rating("t", 0, "ann", "alpha", "up", 0.0),  # ann rated one model of two
+        Rating("t", 0, "bob", "alpha", "up", 0.0),
+        Rating("t", 0, "bob", "beta", "down", 0.0),
+        Rating("t", 1, "ann", "alpha", "up", 0.0),
+        Rating("t", 1, "ann", "beta", "up", 0.0),
+    ]
+    counts = report.report(kind, 2, ["ann", "bob"], 1, ratings)["counts"]
+    assert (counts["rows_rated"], counts["rows_complete"]) == (2, 2)
+    counts = report.report(kind, 2, ["ann", "bob"], 2, ratings)["counts"]
+    assert (counts["rows_rated"], counts["rows_complete"]) == (2, 0)
