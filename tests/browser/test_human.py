@@ -191,6 +191,14 @@ def test_five_mechanisms_rated_by_two_annotators(browser: Any, ui_server: UiServ
                     "Dataset row 2 of 3"
                 )
                 screenshot(page, "human-rate")
+                # Back to the rated row: its choice is shown pressed; then forward again.
+                heading = page.get_by_test_id("row").locator("h2")
+                page.keyboard.press("p")
+                heading.get_by_text("Dataset row 1 of 3").wait_for()
+                assert page.get_by_test_id("choice-alpha").get_attribute("aria-pressed") == "true"
+                assert page.get_by_test_id("choice-beta").get_attribute("aria-pressed") == "false"
+                page.keyboard.press("n")
+                heading.get_by_text("Dataset row 2 of 3").wait_for()
                 rate_rows(page, task, keys[1:])
             else:
                 rate_rows(page, task, keys)
@@ -211,6 +219,11 @@ def test_five_mechanisms_rated_by_two_annotators(browser: Any, ui_server: UiServ
             screenshot(admin, "human-report")
         if mechanism == "likert_individual":
             compare_with_judge(admin, ui_server, ratings)
+        if mechanism == "thumbs_up_down":
+            with admin.expect_download() as download:
+                admin.get_by_test_id("export").click()
+            lines = download.value.path().read_text().splitlines()
+            assert [json.loads(line) for line in lines] == ratings
     assert not admin.problems, admin.problems
     admin.context.close()
 

@@ -23,6 +23,7 @@ function controls(task, row, save) {
   // Individual mechanisms rate one model after the other: the cursor is the model keys go to.
   let cursor = Math.max(0, models.findIndex((m) => !(m in rated)));
   const pressed = (on) => (on ? "primary" : null);
+  const state = (on) => (on ? "true" : "false"); // aria-pressed: the chosen value, for screen readers
   const holder = h("div", { "data-testid": "controls" });
   let rankOrder = [];
 
@@ -34,14 +35,14 @@ function controls(task, row, save) {
       replace(holder, targets.map((model, i) => h("div", { class: "toolbar", "data-testid": `likert-${model || "pair"}` },
         h("span", { class: "small" }, model ? `${!comparative && models.length > 1 && i === cursor ? "▶ " : ""}${model}:` : labels.low),
         Array.from({ length: task.scale }, (_, k) => k + 1).map((v) => h("button", {
-          type: "button", class: pressed(rated[model || "pair"] === v), "data-testid": `likert-${model || "pair"}-${v}`,
+          type: "button", class: pressed(rated[model || "pair"] === v), "aria-pressed": state(rated[model || "pair"] === v), "data-testid": `likert-${model || "pair"}-${v}`,
           on: { click: () => save(model, v) },
         }, String(v))),
         h("span", { class: "small" }, model ? "" : labels.high))));
     } else if (mechanism === "choice_buttons") {
       const options = [...models.map((m, i) => [m, `${LETTERS[i].toUpperCase()}: ${m}`]), ...(task.allow_tie ? [["tie", "T: tie"]] : [])];
       replace(holder, h("div", { class: "toolbar" }, options.map(([value, label]) => h("button", {
-        type: "button", class: pressed(rated.pair === value), "data-testid": `choice-${value}`,
+        type: "button", class: pressed(rated.pair === value), "aria-pressed": state(rated.pair === value), "data-testid": `choice-${value}`,
         on: { click: () => save(null, value) },
       }, label))));
     } else if (mechanism === "ordinal_rank") {
@@ -51,14 +52,14 @@ function controls(task, row, save) {
         h("table", { "data-testid": "rank-table" }, h("tbody", {}, models.map((m) => h("tr", {},
           h("td", {}, m),
           models.map((_, k) => h("td", {}, h("button", {
-            type: "button", class: pressed(current[m] === k + 1), "data-testid": `rank-${m}-${k + 1}`,
+            type: "button", class: pressed(current[m] === k + 1), "aria-pressed": state(current[m] === k + 1), "data-testid": `rank-${m}-${k + 1}`,
             on: { click: () => rankClick(m, k + 1) },
           }, String(k + 1))))))))));
     } else {
       replace(holder, models.map((m, i) => h("div", { class: "toolbar", "data-testid": `thumbs-${m}` },
         h("span", {}, `${models.length > 1 && i === cursor ? "▶ " : ""}${m}:`),
-        h("button", { type: "button", class: pressed(rated[m] === "up"), "data-testid": `thumbs-${m}-up`, on: { click: () => save(m, "up") } }, "👍 up"),
-        h("button", { type: "button", class: pressed(rated[m] === "down"), "data-testid": `thumbs-${m}-down`, on: { click: () => save(m, "down") } }, "👎 down"))));
+        h("button", { type: "button", class: pressed(rated[m] === "up"), "aria-pressed": state(rated[m] === "up"), "data-testid": `thumbs-${m}-up`, on: { click: () => save(m, "up") } }, "👍 up"),
+        h("button", { type: "button", class: pressed(rated[m] === "down"), "aria-pressed": state(rated[m] === "down"), "data-testid": `thumbs-${m}-down`, on: { click: () => save(m, "down") } }, "👎 down"))));
     }
   };
 
