@@ -1,4 +1,4 @@
-"""Reports from a fixed ratings table (tests/golden/human/ratings.json) against golden files,
+"""Reports from a fixed ratings table (golden/ratings.json) against golden files,
 plus figures worked out by hand from that table."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from evald.human import report
 from evald.human.mechanisms import MECHANISMS, Kind
 from evald.human.store import Rating
 
-GOLDEN = Path(__file__).parents[2] / "golden" / "human"
+GOLDEN = Path(__file__).parent / "golden"
 TABLE = json.loads((GOLDEN / "ratings.json").read_text())
 REWRITE = os.environ.get("EVALD_REWRITE_GOLDEN") == "1"
 """Set to write the golden files anew (then read the diff before committing it)."""
