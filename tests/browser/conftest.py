@@ -1,4 +1,4 @@
-"""Browser tests of the web UI: one headless Chromium per session (Playwright driving
+"""Browser tests of the web UI: one headless Chromium per module (Playwright driving
 Debian's /usr/bin/chromium), one evald server per module with the HTTP gateway on port 0 and
 an API key, pages opened at the gateway's address.
 
@@ -29,9 +29,11 @@ def chromium_or_skip() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole session."""
+    """One headless Chromium per module: Playwright's sync API keeps an event loop running in
+    the thread while it is started, so a session-wide one would make every later test of the
+    same worker that calls ``asyncio.run`` fail."""
     chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
