@@ -309,3 +309,35 @@ def test_forwarding_gateway_serves_the_ui_and_forwards_native_apis(
         assert request(alone.url, "GET", RUNS)[0] == 404
     finally:
         server.call(alone.stop(0))
+
+
+NEMO_CONFIG = {"type": "custom", "tasks": {"t": {"type": "data", "metrics": {
+    "em": {"type": "em", "params": {"ground_truth": "{{item.answer}}"}}}}}}  # fmt: skip
+
+
+def test_a_nemo_job_is_a_run(url: str) -> None:
+    rows = [
+        {"question": "capital of France?", "output": "Paris", "answer": "paris"},
+        {"question": "capital of Italy?", "output": "Milan", "answer": "Rome"},
+    ]
+    job = {"config": NEMO_CONFIG, "target": {"type": "rows", "rows": rows}}
+    status, made, _ = request(url, "POST", "/v1/evaluation/jobs", job)
+    assert status == 200, made
+    deadline = time.monotonic() + 20
+    while True:
+        _, listed = get(url, f"{RUNS}?limit=500")
+        (run,) = [r for r in listed["runs"] if r["source"] == "nemo"]
+        if run["status"] == "SUCCEEDED" or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert run["progress"]["done"] == 2
+    status, found = get(url, f"{RUNS}/{run['id']}")
+    assert status == 200, found
+    (line,) = found["summary"]
+    assert (line["metric"], line["mean"]) == ("em.em", 0.5)
+    _, row = get(url, f"{RUNS}/{run['id']}/rows/1")
+    assert (row["prompt"], row["response"], row["reference"]) == (
+        "capital of Italy?",
+        "Milan",
+        "Rome",
+    )

@@ -34,7 +34,8 @@ ACTIVE_REFRESH_SECONDS = 5.0
 """A running job's rows and statistics are reloaded at most this often (its progress is
 always fresh): several pages polling a large running job cost one summary per period."""
 SORTS = ("row", "error", "metric")
-OPERATION_ID = re.compile(r"^[0-9]{1,30}$")
+OPERATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+"""An operation id (digits for Vertex jobs, ``eval-...`` for NeMo ones): no GLOB wildcard."""
 
 
 @dataclass
@@ -113,7 +114,8 @@ class RunsService:
         if run_id.startswith(JOB_PREFIX):
             operation = run_id.removeprefix(JOB_PREFIX)
             if OPERATION_ID.match(operation):
-                found = await self.jobs.glob(f"*/operations/{operation}", 0, 1)
+                # projects/P/locations/L/operations/ID (Vertex), nemo/jobs/ID (NeMo)
+                found = await self.jobs.glob(f"*/{operation}", 0, 1)
                 if found and found[0].kind in JOB_KINDS:
                     return _job_info(found[0])
         elif run_id.startswith(imports.ID_PREFIX):

@@ -23,7 +23,8 @@ const URL_ATTRIBUTES = new Set(["href"]);
 /** A URL safe to put in href: a same-origin path ("/ui/..."), a fragment, or http(s). */
 export function safeUrl(value) {
   const text = String(value);
-  if (text.startsWith("/") && !text.startsWith("//")) return text;
+  // A path of this site; "//host" and "/\\host" would leave it (browsers read both as host).
+  if (text.startsWith("/") && text[1] !== "/" && text[1] !== "\\") return text;
   if (text.startsWith("#") || text.startsWith("?")) return text;
   try {
     const url = new URL(text, window.location.href);

@@ -34,7 +34,7 @@ page("/runs/:id/rows/:index", async (ctx) => {
   document.title = `Row ${index} of ${data.run.name} · evald`;
   return [
     h("p", {}, link("/runs", {}, "Runs"), " › ", link(runPath(id), {}, data.run.name), " › ", `row ${index}`),
-    h("h1", {}, `Row ${index}`, data.category ? h("span", { class: "badge" }, data.category) : null),
+    h("h1", {}, `Row ${index} `, data.category ? h("span", { class: "badge" }, data.category) : null),
     h("div", { class: "pager" },
       number > 0 ? link(`${runPath(id)}/rows/${number - 1}`, { rel: "prev" }, "← Previous row") : null,
       number + 1 < total ? link(`${runPath(id)}/rows/${number + 1}`, { rel: "next" }, "Next row →") : null),
