@@ -1,6 +1,6 @@
-"""Browser tests of the web UI: one headless Chromium per module (Playwright driving
-Debian's /usr/bin/chromium), one evald server per module with the HTTP gateway on port 0 and
-an API key, pages opened at the gateway's address.
+"""Browser tests of the web UI: one headless Chromium per session (Debian's /usr/bin/chromium,
+driven by Playwright over the DevTools protocol), one evald server per module with the HTTP
+gateway on port 0 and an API key, pages opened at the gateway's address.
 
 Without /usr/bin/chromium the tests skip, except in CI (``CI`` set), where they fail.
 """
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,20 +31,51 @@ def chromium_or_skip() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium per module: Playwright's sync API keeps an event loop running in
-    the thread while it is started, so a session-wide one would make every later test of the
-    same worker that calls ``asyncio.run`` fail."""
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One headless Chromium for the whole session, as a plain process: its DevTools URL."""
     chromium_or_skip()
+    profile = tmp_path_factory.mktemp("chromium")
+    process = subprocess.Popen(
+        [str(CHROMIUM), *CHROMIUM_ARGS, "--remote-debugging-port=0", f"--user-data-dir={profile}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        ready = profile / "DevToolsActivePort"  # Chromium writes its port there once listening
+        deadline = time.monotonic() + 30
+        while not (ready.exists() and ready.read_text().strip()):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{CHROMIUM} did not start (exit code {process.poll()})")
+            time.sleep(0.05)
+        port = ready.read_text().split()[0]
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Any]:
+    """The session's Chromium, driven by Playwright for one module.
+
+    Playwright's sync API keeps an event loop running on this thread while it is started:
+    started per module (not per session), so the tests that run after the browser tests in
+    the same worker can still ``asyncio.run``.
+    """
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
+    playwright = sync_playwright().start()
+    try:
+        connected = playwright.chromium.connect_over_cdp(chromium)
+        yield connected
+        connected.close()
+    finally:
+        playwright.stop()
 
 
 @pytest.fixture(scope="module")
