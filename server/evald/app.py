@@ -23,6 +23,10 @@ from evald.call import Services
 from evald.config import Settings
 from evald.database import Backend
 from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
+from evald.human.routes import HumanRoutes
+from evald.human.service import HumanService
+from evald.human.store import FILE as HUMAN_FILE
+from evald.human.store import HumanStore
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
 from evald.jobs.store import TABLES as JOB_TABLES
@@ -72,6 +76,8 @@ class App:
     runs: RunsRoutes | None = None
     """The web UI's runs API (jobs and imported ``evald evaluate`` outputs), served by the HTTP
     gateway."""
+    human: HumanRoutes | None = None
+    """Human evaluation's JSON API (served by the HTTP gateway)."""
     _prepared: bool = field(default=False, init=False, repr=False)
 
     @classmethod
@@ -136,6 +142,14 @@ class App:
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
         runs = RunsRoutes(RunsService(runner.store, ImportStore(data / imports.DB_FILE)))
+        human = HumanRoutes(
+            HumanService(
+                HumanStore(data / HUMAN_FILE),
+                runner.store,
+                settings.dataset_dir(),
+                imported=runs.service.imported,  # tasks from imported runs too
+            )
+        )
         return cls(
             settings,
             services,
@@ -146,6 +160,7 @@ class App:
             models,
             backend,
             runs,
+            human,
         )
 
     def handlers(self) -> list[grpc.GenericRpcHandler[Any, Any]]:
@@ -178,7 +193,11 @@ class App:
 
     def native_apis(self) -> list[NativeApi]:
         """The JSON APIs the HTTP gateway serves beside the transcoded routes."""
-        return [self.nemo, *([self.runs] if self.runs is not None else [])]
+        return [
+            self.nemo,
+            *([self.runs] if self.runs is not None else []),
+            *([self.human] if self.human is not None else []),
+        ]
 
     async def start(self) -> None:
         """Resume the dataset jobs a stopped or killed process (this one before a restart, or

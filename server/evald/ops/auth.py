@@ -10,11 +10,16 @@ show in ``ps``. Keys file::
     key = "s3cr3t-ci-key"                # or: sha256 = "<hex digest of the key>"
     expires = 2030-01-01T00:00:00Z       # optional; after it the key is refused
     max_concurrent = 4                   # optional; calls in flight for this key
+    role = "annotator"                   # optional; "admin" (default) or "annotator"
 
 Only SHA-256 digests are kept in memory; a presented key is hashed once and compared with every
 entry by ``hmac.compare_digest`` (no early exit), so the time taken says nothing about which key
 or how much of it matched. The file is re-read when it changes (key rotation without restart).
 A refusal names what is wrong (missing, not valid, expired), never the key.
+
+A key's role is ``admin`` (everything; the default, so existing keys keep working, and every
+``EVALD_API_KEYS`` key) or ``annotator`` (only the human-evaluation rating calls: see
+:data:`ANNOTATOR_PREFIX`, enforced by :class:`evald.ops.interceptor.Guard`).
 """
 
 from __future__ import annotations
@@ -65,14 +70,23 @@ class Unauthenticated(EvalError):
 
 @dataclass(frozen=True)
 class Principal:
-    """Who is calling: the key's name, and its own concurrency limit if it has one."""
+    """Who is calling: the key's name, its own concurrency limit if it has one, its role."""
 
     name: str
     max_concurrent: int | None = None
+    role: str = "admin"
+
+
+ADMIN = "admin"
+ANNOTATOR = "annotator"
+ROLES = (ADMIN, ANNOTATOR)
+ANNOTATOR_PREFIX = "/evald.human.Rating/"
+"""The methods an annotator key may call: the human-evaluation rating calls (each of which
+further admits only the tasks assigned to that key)."""
 
 
 ANONYMOUS = Principal("anonymous")
-"""The caller when authentication is off."""
+"""The caller when authentication is off (an admin: with no keys, everyone is)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,7 @@ class KeyEntry:
     digest: bytes
     expires: datetime | None = None
     max_concurrent: int | None = None
+    role: str = ADMIN
 
     def __repr__(self) -> str:  # the digest is not the key, but has no business in a log either
         return f"KeyEntry(name={self.name!r}, expires={self.expires!r})"
@@ -168,7 +183,7 @@ class KeyStore:
                 f"the API key '{found.name}' expired at {found.expires.isoformat()}",
                 "API_KEY_EXPIRED",
             )
-        return Principal(found.name, found.max_concurrent)
+        return Principal(found.name, found.max_concurrent, found.role)
 
     def _refresh(self) -> None:
         if self.path is None:
@@ -216,7 +231,7 @@ def _entry(path: Path, index: int, item: Any) -> KeyEntry:
     where = f"keys file {path}, keys[{index}]"
     if not isinstance(item, dict):
         raise ValueError(f"{where} must be a table/object")
-    unknown = set(item) - {"name", "key", "sha256", "expires", "max_concurrent"}
+    unknown = set(item) - {"name", "key", "sha256", "expires", "max_concurrent", "role"}
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {sorted(unknown)}")
     name = item.get("name", f"key-{index + 1}")
@@ -239,7 +254,10 @@ def _entry(path: Path, index: int, item: Any) -> KeyEntry:
     limit = item.get("max_concurrent")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ValueError(f"{where}: max_concurrent must be a positive integer")
-    return KeyEntry(name, value, _expiry(where, item.get("expires")), limit)
+    role = item.get("role", ADMIN)
+    if role not in ROLES:
+        raise ValueError(f"{where}: role must be one of {', '.join(ROLES)}")
+    return KeyEntry(name, value, _expiry(where, item.get("expires")), limit, role)
 
 
 def _expiry(where: str, raw: Any) -> datetime | None:

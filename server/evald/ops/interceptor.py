@@ -13,9 +13,16 @@ from typing import Any
 
 import grpc
 
-from evald.errors import EvalError, abort
+from evald.errors import EvalError, PermissionDenied, abort
 from evald.ops import calls, telemetry, tracing
-from evald.ops.auth import ANONYMOUS, KeyStore, Principal, Unauthenticated
+from evald.ops.auth import (
+    ANNOTATOR,
+    ANNOTATOR_PREFIX,
+    ANONYMOUS,
+    KeyStore,
+    Principal,
+    Unauthenticated,
+)
 from evald.ops.limits import Concurrency, LimitExceeded
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
@@ -63,14 +70,21 @@ class Guard:
 
     def authenticate(self, method: str, metadata: Iterable[tuple[str, Any]]) -> Principal:
         """The caller of ``method``; raises Unauthenticated (counted in
-        ``evald_auth_failures_total``, whichever door it came by: gRPC, HTTP, metrics)."""
+        ``evald_auth_failures_total``, whichever door it came by: gRPC, HTTP, metrics), and
+        PermissionDenied for an annotator key on anything but the rating calls."""
         if self.keys is None or method.startswith(self.open_prefixes):
             return ANONYMOUS
         try:
-            return self.keys.authenticate(metadata)
+            principal = self.keys.authenticate(metadata)
         except Unauthenticated as exc:
             telemetry.AUTH_FAILURES.labels(exc.reason).inc()
             raise
+        if principal.role == ANNOTATOR and not method.startswith(ANNOTATOR_PREFIX):
+            raise PermissionDenied(
+                f"the key '{principal.name}' has the role '{ANNOTATOR}', which may only rate "
+                "human-evaluation tasks"
+            )
+        return principal
 
 
 class GuardInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -89,7 +103,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         metadata = handler_call_details.invocation_metadata or ()
         try:
             principal = self.guard.authenticate(method, metadata)
-        except Unauthenticated as exc:
+        except (Unauthenticated, PermissionDenied) as exc:
             return _refusal(handler, method, exc)
         if handler.request_streaming or handler.response_streaming:
             return handler  # health Watch, reflection: admitted, not counted against a key

@@ -274,6 +274,9 @@ async def serve(
             try:
                 authenticate([(k.lower(), v) for k, v in request.headers.items()])
             except Exception as exc:  # Unauthenticated: its message says what is missing
+                if getattr(getattr(exc, "code", None), "name", "") == "PERMISSION_DENIED":
+                    # A valid key without the right (an annotator's): 403, not a new key.
+                    return web.Response(status=403, text=f"{getattr(exc, 'message', '')}\n")
                 return web.Response(
                     status=401,
                     text=f"{getattr(exc, 'message', 'unauthenticated')}\n",

@@ -10,7 +10,7 @@ const ATTRIBUTES = new Set([
   "colspan", "rowspan", "scope", "min", "max", "step", "accept", "autocomplete", "inputmode",
   "maxlength", "size", "rel", "target", "lang", "datetime", "open", "checked", "disabled",
   "required", "selected", "multiple", "autofocus", "readonly", "hidden", "download",
-  "aria-label", "aria-live", "aria-sort", "aria-current", "aria-expanded", "aria-hidden",
+  "aria-label", "aria-live", "aria-sort", "aria-current", "aria-expanded", "aria-hidden", "aria-pressed",
   "aria-describedby", "aria-labelledby", "aria-modal", "aria-busy", "aria-invalid",
   "data-testid", "data-state", "data-kind", "data-metric",
   // SVG geometry and paint

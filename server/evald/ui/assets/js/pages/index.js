@@ -4,3 +4,6 @@ import "./run.js";
 import "./row.js";
 import "./compare.js";
 import "./import.js";
+import "./human-tasks.js";
+import "./human-rate.js";
+import "./human-report.js";
