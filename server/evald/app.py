@@ -25,7 +25,7 @@ from evald.database import Backend
 from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
 from evald.human.routes import HumanRoutes
 from evald.human.service import HumanService
-from evald.human.store import FILE as HUMAN_FILE
+from evald.human.store import TABLES as HUMAN_TABLES
 from evald.human.store import HumanStore
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
@@ -141,10 +141,10 @@ class App:
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
-        runs = RunsRoutes(RunsService(runner.store, ImportStore(data / imports.DB_FILE)))
+        runs = RunsRoutes(RunsService(runner.store, ImportStore(backend.open(imports.TABLES))))
         human = HumanRoutes(
             HumanService(
-                HumanStore(data / HUMAN_FILE),
+                HumanStore(backend.open(HUMAN_TABLES)),
                 runner.store,
                 settings.dataset_dir(),
                 imported=runs.service.imported,  # tasks from imported runs too

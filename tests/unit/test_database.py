@@ -23,6 +23,8 @@ from evald.database import (
     mask_url,
 )
 from evald.errors import AlreadyExists, NotFound
+from evald.human.store import TABLES as HUMAN_TABLES
+from evald.human.store import HumanStore, StoredTask
 from evald.jobs import store as jobs
 from evald.jobs.store import CANCELLING, QUEUED, RUNNING, JobStore
 from evald.judges.cache import TABLES as JUDGE_TABLES
@@ -30,6 +32,8 @@ from evald.judges.cache import JudgeCache
 from evald.judges.runtime import Judges
 from evald.nemo import entities
 from evald.nemo.entities import Entities
+from evald.runs import imports
+from evald.runs.imports import ImportStore, Parsed
 from evald.store.metrics import TABLES as METRIC_TABLES
 from evald.store.metrics import MetricStore
 from evald.targets.base import Output
@@ -235,6 +239,49 @@ def test_target_cache(backend: Backend) -> None:
         found = await cache.get("k")
         assert found is not None
         assert (found.text, found.cached) == ("two", True)
+
+    run(scenario())
+
+
+def test_imported_runs(backend: Backend) -> None:
+    store = ImportStore(backend.open(imports.TABLES))
+    lines = ['{"row": 0, "bleu": 0.5}', '{"row": 1, "bleu": 1.0}']
+
+    async def scenario() -> None:
+        first = await store.add(Parsed("first", lines, ["bleu"], {"bleu": {"mean": 0.75}}))
+        second = await store.add(Parsed("second", lines[:1], ["bleu"], None))
+        assert [r.id for r in await store.list()] == [second.id, first.id]  # newest first
+        got = await store.get(first.id)
+        assert got is not None
+        assert (got.name, got.rows_total, got.aggregation) == ("first", 2, {"bleu": {"mean": 0.75}})
+        assert await store.records(first.id) == lines
+        assert await store.delete(first.id) is True
+        assert await store.delete(first.id) is False
+        assert (await store.get(first.id), await store.records(first.id)) == (None, [])
+
+    run(scenario())
+
+
+def test_human_ratings(backend: Backend, other: Callable[[], Backend]) -> None:
+    store = HumanStore(backend.open(HUMAN_TABLES))
+    task = StoredTask("t1", {"mechanism": "thumbs", "models": ["m"]}, 2, 1.5, "admin")
+
+    async def scenario() -> None:
+        await store.create(task, [{"prompt": "p0"}, {"prompt": "p1"}])
+        assert await store.get("t1") == task
+        assert await store.row("t1", 1) == {"prompt": "p1"}
+        await store.rate("t1", 0, "ann", "m", "up")
+        await store.rate("t1", 0, "ann", "m", "down")  # changed: one rating, the last
+        await store.rate("t1", 1, "bob", "m", "up")
+        assert (await store.count("t1"), await store.count("t1", "ann")) == (2, 1)
+        # Another replica (or a restart) reads what was written: every rating is committed.
+        again = HumanStore(other().open(HUMAN_TABLES))
+        assert [(r.rater, r.value) for r in await again.ratings("t1")] == [
+            ("ann", "down"),
+            ("bob", "up"),
+        ]
+        assert await store.delete("t1") is True
+        assert await store.get("t1") is None
 
     run(scenario())
 

@@ -1,7 +1,8 @@
-"""Human-evaluation tasks and ratings in the SQLite file ``<data dir>/human.sqlite3``.
+"""Human-evaluation tasks and ratings in the SQLite file ``<data dir>/human.sqlite3``, or in the
+shared PostgreSQL database (``database_url``).
 
 The only module that speaks SQL for human evaluation, in portable SQL (``INSERT ... ON CONFLICT
-... DO UPDATE`` is both SQLite's and PostgreSQL's upsert), so another database can replace it.
+... DO UPDATE`` is both SQLite's and PostgreSQL's upsert).
 Every write is its own transaction, committed before the call returns: a rater who stops loses
 nothing. The async methods run the database work in a thread, off the event loop.
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evald.sqlite_file import SqliteFile
+from evald.database import Database, Schema, Step, sqlite
 
 FILE = "human.sqlite3"
 
@@ -32,6 +33,12 @@ SCHEMA = (
     " value TEXT NOT NULL, update_time REAL NOT NULL,"
     " PRIMARY KEY (task, row_index, rater, item))",
 )
+TABLES = Schema(
+    "human",
+    FILE,
+    (Step(SCHEMA, tuple(s.replace(" REAL ", " DOUBLE PRECISION ") for s in SCHEMA)),),
+)
+"""Human evaluation's tables and their migrations (add a :class:`Step` to change them)."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +88,12 @@ _RATING = "task, row_index, rater, item, value, update_time"
 
 
 class HumanStore:
-    """Tasks, their rows and their ratings, in the SQLite file ``path``."""
+    """Tasks, their rows and their ratings, in ``database`` (or the SQLite file at that path,
+    created on first use)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True).transaction
+    def __init__(self, database: Path | Database) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
+        self._connect = self.database.transaction
 
     # Synchronous bodies, run in a thread by the async methods below.
 

@@ -1,8 +1,6 @@
 """Imported runs: ``evald evaluate --output DIR`` directories (``results.jsonl`` and
-``aggregation.json``) kept in ``runs.sqlite3`` in the data dir.
-
-The SQL is plain (no SQLite-only syntax besides the file itself), so the tables can move to
-another database.
+``aggregation.json``) kept in ``runs.sqlite3`` in the data dir, or in the shared PostgreSQL
+database (``database_url``): plain SQL both run.
 """
 
 from __future__ import annotations
@@ -16,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evald.database import Database, Schema, Step, sqlite
 from evald.errors import InvalidArgument
 from evald.jobs.outputs import AGGREGATION_FILE, RESULTS_FILE
 from evald.runs.model import Row, metric_names, row_of
-from evald.sqlite_file import SqliteFile
 
 DB_FILE = "runs.sqlite3"
 ID_PREFIX = "imp-"
@@ -46,6 +44,8 @@ SCHEMA = (
     )
     """,
 )
+TABLES = Schema("runs", DB_FILE, (Step(SCHEMA, SCHEMA),))
+"""The imported runs' tables and their migrations (add a :class:`Step` to change them)."""
 
 
 @dataclass(frozen=True)
@@ -123,11 +123,12 @@ def read_directory(directory: Path) -> tuple[str, str | None]:
 
 
 class ImportStore:
-    """Imported runs in the SQLite file ``path``; every method is async (work in a thread)."""
+    """Imported runs in ``database`` (or the SQLite file at that path, created on first use);
+    every method is async (work in a thread)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._connect = SqliteFile(path, SCHEMA, timeout=30, wal=True).transaction
+    def __init__(self, database: Path | Database) -> None:
+        self.database = database if isinstance(database, Database) else sqlite(database, TABLES)
+        self._connect = self.database.transaction
 
     def _add(self, parsed: Parsed) -> Imported:
         run = Imported(
