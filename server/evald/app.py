@@ -19,6 +19,7 @@ import grpc
 from evald import metric_registry
 from evald.call import Services
 from evald.config import Settings
+from evald.errors import EvalError
 from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
 from evald.jobs.operations import OperationsService
 from evald.jobs.runner import JobRunner
@@ -60,7 +61,12 @@ class App:
         the judge configuration reads ``EVALD_JUDGE_*`` overrides and the judges' key
         variables, whenever it is (re)loaded."""
         env = os.environ if env is None else env
-        judges = Judges(settings.judge_config, settings.judges, env)
+        gate, engine = None, None
+        if settings.engine == "ray":  # Ray is imported only for this engine
+            from evald.jobs import ray_engine
+
+            gate, engine = ray_engine.RayGate(), ray_engine.RayEngine(settings)
+        judges = Judges(settings.judge_config, settings.judges, env, gate=gate)
         services = Services(
             judges,
             metric_registry.sandbox(settings),
@@ -82,6 +88,7 @@ class App:
             cache_path=data / "targets.sqlite3",
             max_concurrency=settings.target_concurrency,
             timeout_seconds=settings.target_timeout_seconds,
+            gate=gate,
         )
         access = datasets.DatasetAccess(
             dataset_root=settings.dataset_dir(),
@@ -109,6 +116,7 @@ class App:
             concurrency=settings.job_concurrency,
             max_jobs=settings.max_running_jobs,
             kinds=[NemoJobs(context), model_jobs],
+            engine=engine,
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
@@ -130,7 +138,13 @@ class App:
         return [*evaluation.method_handlers(), *registry, *self.jobs.handlers(), models]
 
     async def start(self) -> None:
-        """Resume the dataset jobs a stopped or killed process left unfinished."""
+        """Resume the dataset jobs a stopped or killed process left unfinished (with
+        ``--engine ray``, once connected to the cluster)."""
+        if self.jobs.runner.engine is not None:
+            try:
+                await self.jobs.runner.engine.start()
+            except EvalError as exc:  # the cluster is unreachable: the server cannot start
+                raise OSError(exc.message) from None
         await self.jobs.runner.start()
 
     async def aclose(self) -> None:
