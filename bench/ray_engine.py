@@ -19,8 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.report import Row, Section
 from evald.jobs.ray_engine import BATCH_ROWS
+
+from bench.report import Row, Section
 
 ROWS, QUICK_ROWS = 10_000, 500
 
@@ -102,7 +103,7 @@ def run(quick: bool) -> Section:
         root = Path(tmp)
         data = write_rows(root / "rows.jsonl", count)
         started = time.perf_counter()
-        context = ray.init(
+        context: Any = ray.init(
             num_cpus=cores,
             include_dashboard=False,
             log_to_driver=False,

@@ -32,5 +32,6 @@ def test_quick_ray_section_compares_both_engines(
         "CPU per row (all processes), ray vs local",
     ]
     for row in section["rows"]:
-        assert row["ours"] > 0 and row["baseline"] > 0
+        assert row["ours"] > 0
+        assert row["baseline"] > 0
         assert "results.jsonl identical" in row["note"]

@@ -25,11 +25,11 @@ from typing import Any
 
 import grpc
 import pytest
-from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
-
 from evald.app import App
 from evald.config import Settings
 from evald.jobs.store import SUCCEEDED, Job
+from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
+
 from tests.e2e.test_jobs_restart import get, progress
 from tests.fakes.judge_config import API_KEY, configure
 from tests.fakes.judge_server import FakeJudge, running
@@ -59,7 +59,7 @@ def cluster() -> Iterator[str]:
     saved = dict(os.environ)
     os.environ.update(RAY_ENV)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and Path(p).is_dir())
-    context = ray.init(
+    context: Any = ray.init(
         num_cpus=2,
         include_dashboard=False,
         log_to_driver=False,
@@ -264,7 +264,8 @@ def test_driver_killed_and_restarted_stores_every_row_once(tmp_path: Path, clust
         with grpc.insecure_channel(second.address) as channel:
             assert progress(get(channel, name)).rows_done >= before  # nothing stored was lost
             done = get(channel, name, wait=60)
-            assert done.done and not done.HasField("error"), done
+            assert done.done, progress(done)
+            assert not done.HasField("error"), done.error
             state = progress(done)
             assert (state.state, state.rows_done) == ("SUCCEEDED", rows)
             response = m.EvaluateDatasetResponse()
@@ -301,4 +302,5 @@ def test_judge_concurrency_holds_across_workers(
         # Each worker alone may have ``limit`` calls in flight: two would reach 2 * limit.
         assert judge.peak == limit
     actor = ray.get_actor("evald-limiter", namespace="evald")
-    assert ray.get(actor.peak.remote("judge:fake")) == limit
+    peak: Any = ray.get(actor.peak.remote("judge:fake"))
+    assert peak == limit

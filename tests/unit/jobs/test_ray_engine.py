@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from evald.cli.main import main
 from evald.config import Settings
 from evald.errors import FailedPrecondition
