@@ -26,6 +26,7 @@ from typing import Any
 import grpc
 import pytest
 from evald.app import App
+from evald.cli.main import main
 from evald.config import Settings
 from evald.jobs.store import SUCCEEDED, Job
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
@@ -304,3 +305,21 @@ def test_judge_concurrency_holds_across_workers(
     actor = ray.get_actor("evald-limiter", namespace="evald")
     peak: Any = ray.get(actor.peak.remote("judge:fake"))
     assert peak == limit
+
+
+def test_evaluate_engine_ray_writes_the_local_results(
+    tmp_path: Path, cluster: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [name for name in os.environ if name.startswith("EVALD_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    data = write_rows(tmp_path / "rows.jsonl", 600)
+    flags = ["--metric", "exact_match", "--metric", "rouge:rougeL", "--data", str(data)]
+    found = []
+    for engine in ("local", "ray"):
+        out = tmp_path / engine
+        args = ["evaluate", *flags, "--quiet", "--output", str(out), "--max-error-rate", "0"]
+        assert main([*args, "--engine", engine, "--ray-address", cluster]) == 0
+        found.append((out / "results.jsonl").read_bytes())
+    assert found[1] == found[0]
+    assert len(found[0].splitlines()) == 600
