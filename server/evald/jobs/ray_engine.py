@@ -225,6 +225,9 @@ class RayGate:
 
     async def _limiter(self) -> Any:
         if self._actor is None:
+            if not require().is_initialized():
+                # A driver's call before it joined the cluster: never start a cluster here.
+                raise Unavailable("not connected to the Ray cluster yet; retry")
             self._actor = await asyncio.to_thread(limiter)
         return self._actor
 
