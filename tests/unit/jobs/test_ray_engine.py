@@ -4,17 +4,26 @@ one-line errors when ``--engine ray`` is asked for without Ray installed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from evald import api
 from evald.cli.main import main
 from evald.config import Settings
 from evald.errors import FailedPrecondition
 from evald.jobs import ray_engine
 from evald.jobs.ray_engine import Limiter
+from evald.service import Evaluator
+from evald.targets import Endpoint, Generation, Targets
+
+from tests.fakes import model_server
+from tests.fakes.judge_config import configure
+from tests.fakes.judge_server import FakeJudge, running
 
 
 def test_limiter_never_hands_out_more_than_the_limit() -> None:
@@ -116,3 +125,72 @@ def test_evaluate_engine_usage_exits_2_in_one_line(
     code = main([*args, "--output", str(tmp_path / "out")])
     assert code == 2
     assert capsys.readouterr().err == f"evald evaluate: {problem}\n"
+
+
+class SharedGate:
+    """What :class:`evald.jobs.ray_engine.RayGate` does, in this process: every "worker"
+    (here: several Targets or Judges objects) takes its slots from one :class:`Limiter`."""
+
+    def __init__(self) -> None:
+        self.limiter = Limiter()
+        self.keys: set[tuple[str, int]] = set()
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, key: str, limit: int) -> AsyncIterator[None]:
+        self.keys.add((key, limit))
+        lease = await self.limiter.acquire(key, limit, 30.0)
+        try:
+            yield
+        finally:
+            await self.limiter.release(key, lease)
+
+
+@pytest.mark.parametrize(("shared", "peak"), [(True, 2), (False, 4)])
+async def test_target_limit_holds_across_workers_with_a_gate(shared: bool, peak: int) -> None:
+    gate = SharedGate() if shared else None
+    async with model_server.running() as fake:
+        fake.delay = 0.05
+        workers = [Targets(cache_path=None, max_concurrency=2, gate=gate) for _ in range(2)]
+        endpoint = Endpoint(fake.url, "m")
+        try:
+            await asyncio.gather(
+                *(
+                    workers[i % 2].generate(endpoint, Generation("completion", prompt=f"{i}"))
+                    for i in range(12)
+                )
+            )
+        finally:
+            for worker in workers:
+                await worker.aclose()
+    assert fake.max_in_flight == peak
+    if gate is not None:
+        assert gate.keys == {(f"target:nim {endpoint.base_url} m", 2)}
+
+
+@pytest.mark.parametrize(("shared", "peak"), [(True, 2), (False, 4)])
+def test_judge_limit_holds_across_workers_with_a_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared: bool, peak: int
+) -> None:
+    def slow(prompt: str) -> str:
+        time.sleep(0.05)
+        return json.dumps({"score": 4, "explanation": "slow"})
+
+    gate = SharedGate() if shared else None
+    with running(FakeJudge(default=slow)) as judge:
+        path = configure(monkeypatch, tmp_path, judge.url, max_concurrency=2)
+        settings = Settings(data_dir=tmp_path / "data", judge_config=path)
+        request = api.messages.EvaluateInstancesRequest()
+        request.metrics.add().pointwise_metric_spec.metric_prompt_template = "Rate: {response}"
+        request.instance.response.text = "an answer"
+
+        async def scenario() -> None:
+            workers = [Evaluator(ray_engine.build_services(settings, gate)) for _ in range(2)]
+            await asyncio.gather(*(workers[i % 2].evaluate_instances(request) for i in range(12)))
+            for worker in workers:
+                await worker.services.judges.aclose()
+
+        asyncio.run(scenario())
+    assert len(judge.calls) == 12
+    assert judge.peak == peak
+    if gate is not None:
+        assert gate.keys == {("judge:fake", 2)}
