@@ -30,6 +30,7 @@ import itertools
 import json
 import os
 import pickle
+import socket
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -50,6 +51,8 @@ BATCH_ROWS = 250
 """Rows per Ray task: large enough that a task's fixed cost (~1 ms) is small per row."""
 TASK_RETRIES = 3
 """Times Ray re-runs a batch whose worker died."""
+CONNECT_SECONDS = 10.0
+"""How long the cluster's address may take to accept a connection."""
 LEASE_SECONDS = 30.0
 """A limiter lease lapses this long after its last renewal (its worker is then gone)."""
 
@@ -262,6 +265,7 @@ def connect(address: str) -> None:
 
     if ray.is_initialized():
         return
+    reachable(address)
     try:
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
@@ -270,6 +274,20 @@ def connect(address: str) -> None:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise Unavailable(f"cannot reach the Ray cluster at {address!r}: {first}") from None
+
+
+def reachable(address: str, timeout: float = CONNECT_SECONDS) -> None:
+    """Unavailable when ``address`` names a host and port that take no TCP connection: Ray
+    would retry such an address without end (and a server would never start nor stop)."""
+    if address in ("auto", "local"):
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise Unavailable(f"Ray address {address!r} must be auto, local, HOST:PORT or ray://...")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+    except OSError as exc:
+        raise Unavailable(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
 
 
 class RayEngine:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -15,7 +16,7 @@ import pytest
 from evald import api
 from evald.cli.main import main
 from evald.config import Settings
-from evald.errors import FailedPrecondition
+from evald.errors import FailedPrecondition, Unavailable
 from evald.jobs import ray_engine
 from evald.jobs.ray_engine import Limiter
 from evald.service import Evaluator
@@ -194,3 +195,16 @@ def test_judge_limit_holds_across_workers_with_a_gate(
     assert judge.peak == peak
     if gate is not None:
         assert gate.keys == {("judge:fake", 2)}
+
+
+@pytest.mark.parametrize(
+    ("address", "problem"),
+    [
+        ("127.0.0.1:1", "cannot reach the Ray cluster at '127.0.0.1:1'"),
+        ("ray://127.0.0.1:1", "cannot reach the Ray cluster at 'ray://127.0.0.1:1'"),
+        ("head", "must be auto, local, HOST:PORT or ray://"),
+    ],
+)
+def test_an_unreachable_address_fails_at_once(address: str, problem: str) -> None:
+    with pytest.raises(Unavailable, match=re.escape(problem)):
+        ray_engine.reachable(address, timeout=2)
