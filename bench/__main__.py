@@ -6,13 +6,14 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bench import judge, metrics, models, report, server
+from bench import judge, metrics, models, ray_engine, report, server
 
 SECTIONS: dict[str, Callable[[bool], report.Section]] = {
     "metrics": metrics.run,
     "server": server.run,
     "models": models.run,
     "judge": judge.run,
+    "ray": ray_engine.run,
 }
 """Section name -> runner taking ``quick``. A new section (e.g. end-to-end server throughput
 against a bare echo gRPC server) is one module with a ``run(quick)`` and one entry here."""

@@ -49,6 +49,8 @@ SLOW_TESTS = {
     "bench/test_main.py::test_quick_run_writes_table_and_json",
     "bench/test_server.py::test_quick_server_section_runs_against_echo_and_evald",
     "unit/test_scoring.py::test_a_job_runs_in_another_process",
+    "e2e/test_ray.py::test_driver_killed_and_restarted_stores_every_row_once",
+    "bench/test_ray.py::test_quick_ray_section_compares_both_engines",
 }
 
 

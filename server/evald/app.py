@@ -22,6 +22,7 @@ from evald import metric_registry
 from evald.call import Services
 from evald.config import Settings
 from evald.database import Backend
+from evald.errors import EvalError
 from evald.fmeval.jobs import ModelEvaluationJobs, ModelEvaluationService
 from evald.human.routes import HumanRoutes
 from evald.human.service import HumanService
@@ -88,7 +89,12 @@ class App:
         env = os.environ if env is None else env
         data = settings.data_root()
         backend = Backend(data, settings.database_url, settings.database_pool_size)
-        judges = Judges(settings.judge_config, settings.judges, env, backend)
+        gate, engine = None, None
+        if settings.engine == "ray":  # Ray is imported only for this engine
+            from evald.jobs import ray_engine
+
+            gate, engine = ray_engine.RayGate(), ray_engine.RayEngine(settings)
+        judges = Judges(settings.judge_config, settings.judges, env, backend, gate=gate)
         services = Services(
             judges,
             metric_registry.sandbox(settings),
@@ -109,6 +115,7 @@ class App:
             cache_path=backend.open(TARGET_TABLES),
             max_concurrency=settings.target_concurrency,
             timeout_seconds=settings.target_timeout_seconds,
+            gate=gate,
         )
         access = datasets.DatasetAccess(
             dataset_root=settings.dataset_dir(),
@@ -138,6 +145,7 @@ class App:
             kinds=[NemoJobs(context), model_jobs],
             database=backend.open(JOB_TABLES),
             lease_seconds=settings.job_lease_seconds,
+            engine=engine,
         )
         nemo = NemoRoutes(NemoService(context, runner))
         models = ModelEvaluationService(runner, model_jobs)
@@ -201,8 +209,14 @@ class App:
 
     async def start(self) -> None:
         """Resume the dataset jobs a stopped or killed process (this one before a restart, or
-        a dead replica sharing the database) left unfinished."""
+        a dead replica sharing the database) left unfinished (with ``--engine ray``, once
+        connected to the cluster)."""
         await self.prepare()  # done already when evald.server.serve built this app
+        if self.jobs.runner.engine is not None:
+            try:
+                await self.jobs.runner.engine.start()
+            except EvalError as exc:  # the cluster is unreachable: the server cannot start
+                raise OSError(exc.message) from None
         await self.jobs.runner.start()
 
     async def aclose(self) -> None:

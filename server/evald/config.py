@@ -215,6 +215,15 @@ class Settings:
         "a dataset job whose runner sent no heartbeat for this long is taken over by another "
         "process (a replica, or this one after a restart)",
     )
+    # Scoring dataset jobs on a Ray cluster (evald.jobs.ray_engine; needs evald[ray]).
+    engine: str = setting(
+        "local", "where dataset jobs score their rows: local (this process) or ray (a Ray cluster)"
+    )
+    ray_address: str = setting(
+        "auto",
+        "the Ray cluster of --engine ray: auto (the one this node joined), ray://HOST:PORT, "
+        "HOST:PORT, or local (start one in this process)",
+    )
 
     def __post_init__(self) -> None:
         # An IPv6 literal may be given bracketed ("[::1]", as in URLs) or bare ("::1").
@@ -295,6 +304,10 @@ class Settings:
             raise ValueError(f"job_lease_seconds must be at least 2, got {self.job_lease_seconds}")
         if self.metrics_port is not None and not 0 <= self.metrics_port <= 65535:
             raise ValueError(f"metrics port must be within 0..65535, got {self.metrics_port}")
+        if self.engine not in ("local", "ray"):
+            raise ValueError(f"engine must be local or ray, got {self.engine!r}")
+        if not self.ray_address:
+            raise ValueError("ray_address must not be empty (auto, ray://HOST:PORT or local)")
 
     def data_root(self) -> Path:
         """``data_dir``, or by default ``$XDG_DATA_HOME/evald`` (``~/.local/share/evald``)."""

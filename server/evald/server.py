@@ -258,8 +258,13 @@ async def start(settings: Settings) -> RunningServer:
                 raise OSError(
                     f"cannot serve metrics on port {settings.metrics_port}: {exc}"
                 ) from None
-    await app.start()
-    return RunningServer(server, port, health_servicer, app, http, metrics)
+    running = RunningServer(server, port, health_servicer, app, http, metrics)
+    try:
+        await app.start()
+    except OSError:  # e.g. the Ray cluster of --engine ray is unreachable: stop what started
+        await running.stop(0)
+        raise
+    return running
 
 
 def _scrape_check(guard: Guard) -> Callable[[Iterable[tuple[str, str]]], object]:

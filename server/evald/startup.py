@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from evald.config import ENV_PREFIX, Settings
 from evald.database import mask_url
+from evald.errors import EvalError
 from evald.judges.config import ConfigError
 from evald.judges.config import load as load_judges
 from evald.ops.auth import read_keys_file
@@ -36,6 +37,13 @@ def check_server(settings: Settings, env: Mapping[str, str] | None = None) -> No
     """Everything ``evald serve`` reads at start or at its first calls; StartupError."""
     env = os.environ if env is None else env
     check_tls(settings)
+    if settings.engine == "ray":
+        from evald.jobs import ray_engine
+
+        try:
+            ray_engine.require()
+        except EvalError as exc:
+            raise StartupError(exc.message) from None
     if settings.tls_client_ca is not None:
         check_ca("tls_client_ca", settings.tls_client_ca)
     if settings.auth_keys_file is not None:

@@ -114,6 +114,19 @@ class FakeJudge:
     _queue: deque[Reply] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
+    in_flight: int = 0
+    """Calls being answered now."""
+    peak: int = 0
+    """The most calls ever answered at once (a concurrency limit's test reads it)."""
+
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
 
     def script(self, *replies: Reply | str) -> None:
         """Queue replies (a bare string is a 200 answer with that text)."""
@@ -211,7 +224,13 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
             headers = {k.lower(): v for k, v in self.headers.items()}
             peer = f"{self.client_address[0]}:{self.client_address[1]}"
             call = Call(protocol, path, model, headers, body, peer)
-            reply = state._next(call)
+            state._enter()
+            try:
+                self._answer(state._next(call), protocol, model)
+            finally:
+                state._leave()
+
+        def _answer(self, reply: Reply, protocol: str, model: str) -> None:
             if reply.delay:
                 time.sleep(reply.delay)
             if reply.raw is not None:

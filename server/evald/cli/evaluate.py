@@ -194,6 +194,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--concurrency", type=int, default=16, help="rows scored at the same time (default 16)"
     )
     parser.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        help="where this process's rows are scored: local, or ray (tasks on a Ray cluster, "
+        "needs evald[ray]; default EVALD_ENGINE, else local)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="the Ray cluster of --engine ray: auto (the one this node joined), "
+        "ray://HOST:PORT, HOST:PORT, or local (start one here); default EVALD_RAY_ADDRESS, "
+        "else auto",
+    )
+    parser.add_argument(
         "--output",
         type=Path,
         default=DEFAULT_OUTPUT,
@@ -393,6 +406,10 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.judge_config is not None and args.server:
             raise UsageError("--judge-config is for scoring in this process; a server has its own")
+        if args.server and (args.engine or args.ray_address):
+            raise UsageError("--engine and --ray-address are for scoring in this process")
+        if not args.server and local_settings(args).engine == "ray":
+            check_ray()
         catalog = None if args.server else local_catalog(args)
         choices = [
             parse_metric(text, args.aggregation, bool(args.server), catalog) for text in args.metric
@@ -514,10 +531,25 @@ def local_settings(args: argparse.Namespace) -> Any:
     ``EVALD_CONFIG`` file, with ``--judge-config``."""
     from evald.config import Settings
 
+    overrides = {
+        "judge_config": args.judge_config,
+        "engine": getattr(args, "engine", None),
+        "ray_address": getattr(args, "ray_address", None),
+    }
     try:
-        return Settings.load({"judge_config": args.judge_config})
+        return Settings.load(overrides)
     except ValueError as exc:
         raise UsageError(f"settings: {exc}") from None
+
+
+def check_ray() -> None:
+    """UsageError when ``--engine ray`` is asked for without Ray installed."""
+    from evald.jobs import ray_engine
+
+    try:
+        ray_engine.require()
+    except EvalError as exc:
+        raise UsageError(exc.message) from None
 
 
 def local_catalog(args: argparse.Namespace) -> Any:
@@ -589,6 +621,13 @@ async def _score(
             if progress is not None:
                 progress.update(done, failed)
 
+    settings = None if args.server else local_settings(args)
+    if settings is not None and settings.engine == "ray":
+        try:
+            return await _score_on_ray(settings, args, choices, labels, data, progress)
+        finally:
+            if progress is not None:
+                progress.close()
     try:
         evaluate, close = await _evaluator(args)
         try:
@@ -598,6 +637,55 @@ async def _score(
     finally:
         if progress is not None:
             progress.close()
+    return [r for r in results if r is not None]
+
+
+@dataclass(frozen=True)
+class CliRows:
+    """Scores one row as :func:`score_row` does: a plain value (picklable), so that Ray workers
+    score with this very code (``--engine ray``)."""
+
+    choices: tuple[Choice, ...]
+    labels: tuple[str, ...]
+    autorater: Any = None
+
+    async def __call__(
+        self, evaluate: rows.Evaluate, index: int, row: dict[str, Any]
+    ) -> tuple[bool, str]:
+        record = await score_row(evaluate, self.choices, self.labels, index, row, self.autorater)
+        return rows.failed(record), rows.dumps(record)
+
+
+async def _score_on_ray(
+    settings: Any,
+    args: argparse.Namespace,
+    choices: list[Choice],
+    labels: list[str],
+    data: list[dict[str, Any]],
+    progress: Progress | None,
+) -> list[dict[str, Any]]:
+    """The rows' records, scored by tasks on a Ray cluster (``--engine ray``); ``--concurrency``
+    rows at a time per task."""
+    from evald.jobs import ray_engine
+
+    engine = ray_engine.RayEngine(dataclasses.replace(settings, job_concurrency=args.concurrency))
+    scorer = CliRows(tuple(choices), tuple(labels), autorater_config(args))
+    results: list[dict[str, Any] | None] = [None] * len(data)
+    done = failed = 0
+
+    async def store(batch: list[tuple[int, bool, str]]) -> None:
+        nonlocal done, failed
+        for index, row_failed, line in batch:
+            results[index] = json.loads(line)
+            done += 1
+            failed += row_failed
+        if progress is not None:
+            progress.update(done, failed)
+
+    try:
+        await engine.score(scorer, data, range(len(data)), store)
+    except EvalError as exc:
+        raise RunFailed(exc.message) from None
     return [r for r in results if r is not None]
 
 

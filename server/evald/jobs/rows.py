@@ -10,6 +10,7 @@ import json
 import math
 import struct
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import json_format
@@ -157,6 +158,20 @@ async def _score(
         error = error_json(exc)
         record["results"] = [errored_result(lbl, error) for lbl in labels]
     return record
+
+
+@dataclass(frozen=True)
+class DatasetRows:
+    """Scores a row of a Vertex ``EvaluateDataset`` job: ``(failed, result JSON)``. A plain
+    value (picklable), so that Ray workers score rows with this very code (``--engine ray``)."""
+
+    metrics: tuple[Any, ...]
+    labels: tuple[str, ...]
+    autorater: Any = None
+
+    async def __call__(self, evaluate: Evaluate, index: int, row: Row) -> tuple[bool, str]:
+        record = await score_row(evaluate, self.metrics, self.labels, index, row, self.autorater)
+        return failed(record), dumps(record)
 
 
 def error_json(exc: Exception) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from evald import api
 from evald.database import Database
 from evald.errors import EvalError, InvalidArgument, NotFound, internal_status
 from evald.jobs import judge_usage, outputs, rows, sources
+from evald.jobs.rows import DatasetRows
 from evald.jobs.store import (
     CANCELLED,
     CANCELLING,
@@ -67,6 +68,24 @@ class JobKind(Protocol):
         ...  # pragma: no cover
 
 
+class RowEngine(Protocol):
+    """Scores rows outside this process (:class:`evald.jobs.ray_engine.RayEngine`)."""
+
+    async def start(self) -> None:
+        """Connect (raises EvalError when it cannot)."""
+        ...  # pragma: no cover
+
+    async def score(
+        self,
+        scorer: DatasetRows,
+        data: Sequence[sources.Row],
+        pending: Iterable[int],
+        store: Callable[[list[tuple[int, bool, str]]], Awaitable[None]],
+    ) -> None:
+        """Score ``pending`` rows of ``data``, handing each finished batch to ``store``."""
+        ...  # pragma: no cover
+
+
 ScoreOne = Callable[[int], Awaitable[tuple[bool, str]]]
 """Scores one row index: ``(failed, result JSON)``."""
 
@@ -88,6 +107,7 @@ class JobRunner:
         kinds: Sequence[JobKind] = (),
         database: Database | None = None,
         lease_seconds: float = STALE_SECONDS,
+        engine: RowEngine | None = None,
     ) -> None:
         # ``owner``: this runner's id in the job store; a new one (the usual case) unless given.
         # ``database``: the jobs' tables (shared PostgreSQL); else jobs.sqlite3 in ``data_dir``.
@@ -102,6 +122,8 @@ class JobRunner:
         self.evaluate = evaluate
         self.concurrency = concurrency
         self.kinds = list(kinds)
+        self.engine = engine
+        """Scores Vertex dataset jobs' rows elsewhere (``--engine ray``); None: here."""
         self._slots = asyncio.Semaphore(max_jobs)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._cancelled: set[str] = set()
@@ -294,12 +316,18 @@ class JobRunner:
         metrics = list(request.metrics)
         labels = rows.metric_labels(metrics)
         autorater = request.autorater_config if request.HasField("autorater_config") else None
+        scorer = DatasetRows(tuple(metrics), tuple(labels), autorater)
+        if self.engine is not None:
+            pending = (i for i in range(len(data)) if i not in done)
+
+            async def store(batch: list[tuple[int, bool, str]]) -> None:
+                await self.store.add_rows(name, batch)
+
+            await self.engine.score(scorer, data, pending, store)
+            return
 
         async def score(index: int) -> tuple[bool, str]:
-            record = await rows.score_row(
-                self.evaluate, metrics, labels, index, data[index], autorater
-            )
-            return rows.failed(record), rows.dumps(record)
+            return await scorer(self.evaluate, index, data[index])
 
         await self.score_rows(name, (i for i in range(len(data)) if i not in done), score)
 

@@ -13,6 +13,7 @@ Fault -> status of the RPC (when the last attempt fails):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("evald.judges")
 T = TypeVar("T")
+Gate = Callable[[str, int], contextlib.AbstractAsyncContextManager[None]]
+"""``gate(key, limit)``: holds one of ``limit`` slots named ``key`` shared by every process
+of a cluster (see :class:`evald.jobs.ray_engine.RayGate`)."""
 MODEL_FIELD = "autorater_config.autorater_model"
 
 
@@ -88,8 +92,12 @@ class Runtime:
         config: JudgesConfig,
         on_open: Callable[[asyncio.Future[_Client]], None],
         backend: Backend | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.config = config
+        self.gate = gate
+        """Also holds a cluster-wide slot per call (``--engine ray``); None: this process's
+        limit only."""
         self._on_open = on_open
         """Told of every judge client made (the server closes them all at shutdown)."""
         self.cache = None
@@ -109,13 +117,16 @@ class Runtime:
             asyncio.AbstractEventLoop, dict[str, asyncio.Future[_Client]]
         ] = weakref.WeakKeyDictionary()
 
-    def limit(self, spec: JudgeSpec) -> asyncio.Semaphore:
-        """The semaphore capping concurrent calls to ``spec`` (one per event loop)."""
+    def limit(self, spec: JudgeSpec) -> contextlib.AbstractAsyncContextManager[Any]:
+        """What caps concurrent calls to ``spec``: a semaphore per event loop, and with a
+        gate, also a cluster-wide slot (the limit then holds across every worker)."""
         per_loop = self._limits.setdefault(asyncio.get_running_loop(), {})
         if spec.name not in per_loop:
             per_loop[spec.name] = asyncio.Semaphore(spec.max_concurrency)
             telemetry.JUDGE_MAX_CONCURRENCY.labels(spec.name).set(spec.max_concurrency)
-        return per_loop[spec.name]
+        if self.gate is None:
+            return per_loop[spec.name]
+        return _both(per_loop[spec.name], self.gate(f"judge:{spec.name}", spec.max_concurrency))
 
     async def judge(self, spec: JudgeSpec) -> Judge:
         """The client for ``spec`` on this event loop, made on first use and then reused.
@@ -179,9 +190,12 @@ class Judges:
         table: Mapping[str, Any] | None = None,
         env: Mapping[str, str] | None = None,
         backend: Backend | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.path = path
         """The watched judge config file; None: the configuration is fixed."""
+        self.gate = gate
+        """Cluster-wide call limits (``--engine ray``), given to every runtime."""
         self.backend = backend
         """Where the answer cache lives when the server shares a PostgreSQL database."""
         self.table = table
@@ -260,7 +274,9 @@ class Judges:
             if what:
                 log.warning("%s not loaded: %s", what, exc)
             return
-        self._replace(Runtime(config, self._opened, self.backend) if config is not None else None)
+        self._replace(
+            Runtime(config, self._opened, self.backend, self.gate) if config is not None else None
+        )
         self._problem = (
             None
             if config is not None
@@ -489,3 +505,14 @@ def _reason(exc: Exception | None) -> str:
     if isinstance(exc, OutputError):
         return f"unreadable answer ({exc})"
     return "unknown failure"
+
+
+@asynccontextmanager
+async def _both(
+    local: contextlib.AbstractAsyncContextManager[Any],
+    cluster: contextlib.AbstractAsyncContextManager[None],
+) -> AsyncIterator[None]:
+    """This process's slot, then the cluster's: a process waits on its own limit first, so it
+    never holds more cluster slots than it could use."""
+    async with local, cluster:
+        yield

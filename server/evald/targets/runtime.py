@@ -11,6 +11,7 @@ Failure -> what :meth:`Targets.generate` does:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from evald.database import Database
 from evald.judges.base import JudgeCallError, RejectedError
 from evald.judges.http import MAX_ANSWER_BYTES, pooled_client
 from evald.judges.retry import RetryPolicy
+from evald.judges.runtime import Gate
 from evald.targets import gemini, openai_compat
 from evald.targets.base import (
     Endpoint,
@@ -66,7 +68,11 @@ class Targets:
         retry: RetryPolicy = RetryPolicy(),  # noqa: B008 (frozen: safe to share)
         timeout_seconds: float = 120.0,
         max_answer_bytes: int = MAX_ANSWER_BYTES,
+        gate: Gate | None = None,
     ) -> None:
+        self.gate = gate
+        """Also holds a cluster-wide slot per call (``--engine ray``); None: this process's
+        limit only."""
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         self.cache = TargetCache(cache_path) if cache_path is not None else None
@@ -88,6 +94,14 @@ class Targets:
                 pooled_client(self.max_concurrency, self.max_answer_bytes)
             )
         return state
+
+    def _cluster_slot(
+        self, key: tuple[str, str, str], concurrency: int | None
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        if self.gate is None:
+            return contextlib.nullcontext()
+        name = "target:" + " ".join(key)
+        return self.gate(name, max(1, concurrency or self.max_concurrency))
 
     async def generate(
         self,
@@ -145,7 +159,7 @@ class Targets:
             if attempt:
                 await asyncio.sleep(self.retry.backoff(attempt - 1))
             try:
-                async with limit:
+                async with limit, self._cluster_slot(limit_key, concurrency):
                     return await self._attempt(state, endpoint, generation, timeout)
             except RejectedError as exc:
                 raise TargetError(
