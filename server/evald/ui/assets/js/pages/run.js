@@ -75,7 +75,7 @@ function categoryTable(data) {
 function errorGroups(run, data) {
   if (!data.error_groups.length) return null;
   return [
-    h("h2", {}, `Errors (${data.rows_with_errors} rows)`),
+    h("h2", {}, `Errors (${data.rows_with_errors} ${data.rows_with_errors === 1 ? "row" : "rows"})`),
     h("div", { class: "table-wrap" }, h("table", { "data-testid": "error-groups" },
       h("thead", {}, h("tr", {}, ["Metric", "Code", "Message", "Rows", "Examples"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, data.error_groups.map((g) => h("tr", {},
