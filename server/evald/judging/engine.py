@@ -104,6 +104,8 @@ def generation_params(gc: Any) -> GenerationParams:
 
 async def all_or_nothing(tasks: Sequence[Awaitable[T]]) -> list[T]:
     """Await every task; on the first failure cancel the rest and raise it."""
+    if len(tasks) == 1:  # one sample (the common case): no task to schedule and gather
+        return [await tasks[0]]
     futures = [asyncio.ensure_future(t) for t in tasks]
     try:
         return list(await asyncio.gather(*futures))

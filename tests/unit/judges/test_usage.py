@@ -4,6 +4,7 @@ tasks, per judge and per metric)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import fields
 from types import SimpleNamespace as Obj
 from typing import Any
 
@@ -32,6 +33,13 @@ def test_usage_sums_and_round_trips() -> None:
     for bad in ([], {"calls": -1}, {"calls": "2"}, {"calls": True}, {"input_tokens": 1.5}):
         with pytest.raises(ValueError, match="judge usage"):
             Usage.from_json(bad)
+
+
+def test_every_count_is_summed() -> None:
+    names = [f.name for f in fields(Usage)]
+    one = Usage(**{name: i + 1 for i, name in enumerate(names)})
+    two = Usage(**{name: 10 * (i + 1) for i, name in enumerate(names)})
+    assert (one + two).to_json() == {name: 11 * (i + 1) for i, name in enumerate(names)}
 
 
 def test_what_a_failed_call_costs() -> None:
