@@ -49,11 +49,15 @@ serve: install  ## run the server: gRPC on 127.0.0.1:50051, HTTP + web UI on :80
 TEST_WORKERS ?= 4
 PYTEST_PARALLEL = -n $(TEST_WORKERS) $(if $(filter 0,$(TEST_WORKERS)),,--dist loadfile)
 
-test: dev  ## the whole test suite, in parallel (TEST_WORKERS=4)
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) $(ARGS)
+# Tests that start a Ray cluster run alone after the rest (they take both cores while the
+# cluster starts). Exit status 5 is pytest's "no test selected" (ARGS chose none of them); an
+# ARGS with its own -m selects everything in the first run.
+test: dev  ## the whole test suite, in parallel (TEST_WORKERS=4), then the Ray cluster tests
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not cluster" $(ARGS)
+	$(if $(findstring -m ,$(ARGS)),,$(BIN)/python -m pytest -m cluster $(ARGS) || [ $$? -eq 5 ])
 
-test-quick: dev  ## the suite without slow and official-client tests (under a minute)
-	$(BIN)/python -m pytest -m "not slow and not official" $(PYTEST_PARALLEL) $(ARGS)
+test-quick: dev  ## the suite without slow, official-client and Ray cluster tests (under a minute)
+	$(BIN)/python -m pytest -m "not slow and not official and not cluster" $(PYTEST_PARALLEL) $(ARGS)
 
 screenshots: dev  ## refresh docs/img/ui/*.png from the web UI's browser tests (needs /usr/bin/chromium)
 	EVALD_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser

@@ -54,12 +54,21 @@ SLOW_TESTS = {
 }
 
 
+CLUSTER_MODULES = {"e2e/test_ray.py", "bench/test_ray.py"}
+"""Modules that start a Ray cluster: its processes (GCS, raylet, workers importing evald) take
+both cores for tens of seconds, starving the timing checks of tests running beside them, and
+starve themselves (the cluster's start-up times out). ``make test`` runs them after the rest,
+alone."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module = item.path.resolve().relative_to(TESTS).as_posix()
         test = f"{module}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
         if module in SLOW_MODULES or test in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+        if module in CLUSTER_MODULES:
+            item.add_marker(pytest.mark.cluster)
 
 
 @pytest.fixture(scope="session")
