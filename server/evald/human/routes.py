@@ -20,11 +20,12 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import unquote
 
 from aiohttp import web
 
 from evald.errors import EvalError, InvalidArgument, NotFound, PermissionDenied, internal_status
+from evald.gateway import native
 from evald.gateway.errors import error_body, http_status
 from evald.human.service import (
     DEFAULT_PAGE_SIZE,
@@ -41,10 +42,9 @@ log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evald/human/"
 ADMIN_PREFIX = "/evald.human.Admin/"
-INLINE_JSON_BYTES = 256 * 1024
 
-ReadBody = Callable[[web.BaseRequest], Awaitable[bytes]]
-Authenticate = Callable[[str, list[tuple[str, str]]], object]
+ReadBody = native.ReadBody
+Authenticate = native.Authenticate
 
 
 @dataclass
@@ -59,18 +59,10 @@ class Call:
     max_json_values: int
 
     async def body(self) -> Any:
-        raw = await self.read_body(self.request)
-        if raw.count(b"{") + raw.count(b"[") > max(self.max_json_values, len(raw) // 16):
-            raise InvalidArgument("", "the request body holds too many JSON objects and arrays")
-        try:
-            if len(raw) <= INLINE_JSON_BYTES:
-                return json.loads(raw or b"null")
-            return await asyncio.to_thread(json.loads, raw)
-        except ValueError as exc:
-            raise InvalidArgument("", f"the request body is not JSON: {exc}") from None
+        return await native.json_body(self.request, self.read_body, self.max_json_values)
 
     def query(self) -> dict[str, str]:
-        return dict(parse_qsl(self.request.rel_url.raw_query_string, keep_blank_values=True))
+        return native.query(self.request)
 
     @property
     def admin(self) -> bool:

@@ -14,24 +14,23 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import unquote
 
 from aiohttp import web
 
 from evald.errors import EvalError, InvalidArgument
+from evald.gateway import native
 from evald.nemo import errors
 from evald.nemo.service import NemoService, redacted
 
 log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evaluation/"
-INLINE_JSON_BYTES = 256 * 1024
-"""Larger bodies are parsed in a thread, so a big one does not hold the event loop."""
 DEFAULT_PAGE_SIZE = 10
 MAX_PAGE_SIZE = 1000
 
-ReadBody = Callable[[web.BaseRequest], Awaitable[bytes]]
-Authenticate = Callable[[str, list[tuple[str, str]]], object]
+ReadBody = native.ReadBody
+Authenticate = native.Authenticate
 Handler = Callable[["Call"], Awaitable[web.StreamResponse]]
 
 
@@ -45,18 +44,10 @@ class Call:
     max_json_values: int
 
     async def body(self) -> Any:
-        raw = await self.read_body(self.request)
-        if raw.count(b"{") + raw.count(b"[") > max(self.max_json_values, len(raw) // 16):
-            raise InvalidArgument("", "the request body holds too many JSON objects and arrays")
-        try:
-            if len(raw) <= INLINE_JSON_BYTES:
-                return json.loads(raw or b"null")
-            return await asyncio.to_thread(json.loads, raw)
-        except ValueError as exc:
-            raise InvalidArgument("", f"the request body is not JSON: {exc}") from None
+        return await native.json_body(self.request, self.read_body, self.max_json_values)
 
     def query(self) -> dict[str, str]:
-        return dict(parse_qsl(self.request.rel_url.raw_query_string, keep_blank_values=True))
+        return native.query(self.request)
 
 
 def _json(value: Any, status: int = 200) -> web.Response:

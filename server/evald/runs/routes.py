@@ -24,11 +24,12 @@ import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import unquote
 
 from aiohttp import web
 
 from evald.errors import EvalError, InvalidArgument, NotFound, Unimplemented
+from evald.gateway import native
 from evald.gateway.errors import error_body
 from evald.jobs.outputs import AGGREGATION_FILE, RESULTS_FILE
 from evald.runs import imports
@@ -41,8 +42,8 @@ PREFIX = "/v1/evald/runs"
 MAX_LIMIT = 500
 DEFAULT_LIMIT = 50
 
-ReadBody = Callable[[web.BaseRequest], Awaitable[bytes]]
-Authenticate = Callable[[str, list[tuple[str, str]]], object]
+ReadBody = native.ReadBody
+Authenticate = native.Authenticate
 Handler = Callable[["RunsRoutes", web.BaseRequest, dict[str, str], ReadBody], Awaitable[Any]]
 
 _ID = r"(?P<id>[A-Za-z0-9_-]+)"
@@ -115,7 +116,7 @@ class RunsRoutes:
     async def list_runs(
         self, request: web.BaseRequest, params: dict[str, str], read_body: ReadBody
     ) -> Any:
-        query = _query(request)
+        query = native.query(request)
         offset, limit = _paging(query)
         runs, total = await self.service.list(offset, limit)
         return {
@@ -139,7 +140,7 @@ class RunsRoutes:
     async def list_rows(
         self, request: web.BaseRequest, params: dict[str, str], read_body: ReadBody
     ) -> Any:
-        return await self.service.rows(params["id"], row_query(_query(request)))
+        return await self.service.rows(params["id"], row_query(native.query(request)))
 
     async def get_row(
         self, request: web.BaseRequest, params: dict[str, str], read_body: ReadBody
@@ -201,10 +202,6 @@ def row_query(query: dict[str, str]) -> RowQuery:
     if found.sort == "metric" and found.metric is None:
         raise InvalidArgument("metric", "name the metric to sort by")
     return found
-
-
-def _query(request: web.BaseRequest) -> dict[str, str]:
-    return dict(parse_qsl(request.rel_url.raw_query_string, keep_blank_values=True))
 
 
 def _paging(query: dict[str, str]) -> tuple[int, int]:
