@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench import cpu, load
 from bench.report import Row, Section
-from bench.server import HOST, METHOD, ROOT, evald_server, free_port
+from bench.server import HOST, METHOD, ROOT, available_cores, evald_server, free_port
 
 MODELS = {"gemini": "gemini-bench", "openai": "openai-bench"}
 """The judge model each backend's judge serves (a request picks its judge by model)."""
@@ -402,48 +402,59 @@ def _span(values: list[float], digits: int = 2) -> str:
     return f"{low:.{digits}f}" if len(values) == 1 else f"{low:.{digits}f}-{high:.{digits}f}"
 
 
+SETUPS = {1: "one process", 0: "--workers 0"}
+"""The servers measured, by ``--workers``: one process (every call on one event loop), and one
+process per core, the setting docs/performance.md recommends."""
+
+
 def measure(p: Plan) -> Section:
-    """Every row, from one server, one scripted judge and one load process."""
-    timed = [
-        Burst("pointwise", MODELS["gemini"], p.calls),
-        Burst("pointwise", MODELS["openai"], p.calls),
-        Burst("pairwise", MODELS["gemini"], p.rows),
-        Burst("pairwise", MODELS["openai"], p.rows),
-    ]
+    """Every row, from one scripted judge and two servers (:data:`SETUPS`), each with its own
+    load process; the single-sample bursts run on both, the rest on the single process."""
+    pointwise = [Burst("pointwise", MODELS[backend], p.calls) for backend in ("gemini", "openai")]
+    pairwise = [Burst("pairwise", MODELS[backend], p.rows) for backend in ("gemini", "openai")]
     memory = Burst("pointwise", MODELS["gemini"] + "-slow", p.in_flight, p.memory_spread)
     concurrency = max(2000, p.in_flight)
-    found: dict[Burst, list[Measured]] = {burst: [] for burst in timed}
+    timed = {1: [*pointwise, *pairwise], 0: pointwise}
+    found: dict[tuple[int, Burst], list[Measured]] = {
+        (workers, burst): [] for workers, bursts in timed.items() for burst in bursts
+    }
     peaks: list[Measured] = []
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        fake_judge(p.delay, p.memory_delay) as url,
-        evald_server(
-            "--judge-config",
-            str(judge_config(Path(folder), url, concurrency)),
-            "--scoring-processes",
-            "0",
-            workers=1,
-        ) as (port, _, pid),
-        load.Crew(BurstJob(port, (*timed, memory)), 1) as crew,
-    ):
-        crew.wait_ready()
-        server = cpu.tree(pid)
+    with contextlib.ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        url = stack.enter_context(fake_judge(p.delay, p.memory_delay))
+        config = str(judge_config(folder, url, concurrency))
+        crews: dict[int, tuple[load.Crew, list[int]]] = {}
+        for workers, bursts in timed.items():
+            port, _, pid = stack.enter_context(
+                evald_server("--judge-config", config, "--scoring-processes", "0", workers=workers)
+            )
+            extra = (memory,) if workers == 1 else ()
+            crews[workers] = (
+                stack.enter_context(load.Crew(BurstJob(port, (*bursts, *extra)), 1)),
+                [pid],
+            )
+        for crew, server in crews.values():
+            crew.wait_ready()
+            server[:] = cpu.tree(server[0])  # workers have started: the whole tree from now on
         for round_ in range(p.rounds):
-            for which, burst in enumerate(timed):
-                got = _measure(crew, which, server)
-                found[burst].append(got)
-                _progress(
-                    f"round {round_ + 1} {burst.kind} {burst.model}: {got.wall:.2f} s, "
-                    f"{got.cpu:.2f} CPU s, {got.ok} ok, {got.errors} failed"
-                )
+            for workers, bursts in timed.items():
+                crew, server = crews[workers]
+                for which, burst in enumerate(bursts):
+                    got = _measure(crew, which, server)
+                    found[workers, burst].append(got)
+                    _progress(
+                        f"round {round_ + 1} {SETUPS[workers]} {burst.kind} {burst.model}: "
+                        f"{got.wall:.2f} s, {got.cpu:.2f} CPU s, {got.ok} ok, {got.errors} failed"
+                    )
+        crew, server = crews[1]
         for number in range(p.memory_bursts):
-            peaks.append(got := _measure(crew, len(timed), server))
+            peaks.append(got := _measure(crew, len(timed[1]), server))
             _progress(
                 f"memory burst {number + 1}: peak {got.peak_kib / 1024:.0f} MiB, "
                 f"{got.ok} ok, {got.errors} failed"
             )
     section = Section("judge", "Judge path: evald around each LLM judge call")
-    for burst, measured in found.items():
+    for (workers, burst), measured in found.items():
         backend = "gemini" if burst.model == MODELS["gemini"] else "openai"
         per_call = [m.cpu / burst.judge_calls * 1000 for m in measured]
         walls = [m.wall for m in measured]
@@ -452,6 +463,7 @@ def measure(p: Plan) -> Section:
             if burst.kind == "pointwise"
             else f"{burst.count} pairwise rows x 4 samples, flip"
         )
+        what += f", {SETUPS[workers]}"
         judged = f"judge answers in {p.delay:g} s; {sum(m.errors for m in measured)} calls failed"
         section.rows.append(
             Row(
@@ -481,7 +493,7 @@ def measure(p: Plan) -> Section:
     section.rows.append(
         Row(
             "server RSS, peak of the last burst vs the first after warm-up",
-            f"{p.in_flight:,} judge calls in flight, {p.memory_bursts} bursts",
+            f"{p.in_flight:,} judge calls in flight, {p.memory_bursts} bursts, one process",
             last / 1024,
             warm / 1024,
             "after warm-up",
@@ -492,11 +504,12 @@ def measure(p: Plan) -> Section:
         )
     )
     section.notes.append(
-        "`evald serve --workers 1 --scoring-processes 0`, judge cache off, max_concurrency "
-        f"{concurrency}, one judge per backend; the scripted judge (aiohttp) and the load "
-        f"(grpc.aio, {CHANNELS} connections) run in processes of their own; CPU is the server's "
-        "process tree from /proc, divided by the judge calls made; bursts alternate, "
-        f"{p.rounds} round(s)"
+        "`evald serve --scoring-processes 0` with `--workers 1` (one process) and `--workers 0` "
+        f"(one process per core, {available_cores()} here); judge cache off, max_concurrency "
+        f"{concurrency} per process, one judge per backend; the scripted judge (aiohttp) and "
+        f"each server's load (grpc.aio, {CHANNELS} connections, spread over the workers by the "
+        "kernel) run in processes of their own; CPU is the server's process tree from /proc, "
+        f"divided by the judge calls made; bursts alternate, {p.rounds} round(s)"
     )
     return section
 

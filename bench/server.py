@@ -89,7 +89,7 @@ class Plan:
 
 def plan(quick: bool) -> Plan:
     """Tiny budgets with ``quick`` (a smoke test), else 5 alternating rounds of 2 s each."""
-    cores = _cores()
+    cores = available_cores()
     if quick:
         tiny = Load(processes=1, connections=2, concurrency=4, seconds=0.2, warmup=1)
         return Plan(
@@ -249,7 +249,7 @@ class KernelJob:
 # Servers -------------------------------------------------------------------------------------
 
 
-def _cores() -> int:
+def available_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -806,7 +806,7 @@ asyncio.run(main())
 def run(quick: bool) -> Section:
     """Measure; ``quick`` only checks that it all runs (tiny budgets)."""
     p = plan(quick)
-    cores = _cores()
+    cores = available_cores()
     rows, notes = measure_main(p, cores)
     if cores > 1 and hasattr(os, "sched_setaffinity"):
         more_rows, more_notes = measure_isolated(p)

@@ -18,11 +18,16 @@ def test_quick_judge_section_writes_its_rows(
     assert "### Judge path" in capsys.readouterr().out
     (section,) = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))["sections"]
     assert section["name"] == "judge"
-    cases = [row["case"] for row in section["rows"]]
+    cases = [(row["case"], row["size"]) for row in section["rows"]]
     for backend in ("gemini", "openai"):
-        assert cases.count(f"server CPU per judge call, {backend}") == 2  # pointwise, pairwise
-        assert cases.count(f"wall time, {backend}") == 2
-    assert any(case.startswith("server RSS") for case in cases)
+        for case in (f"server CPU per judge call, {backend}", f"wall time, {backend}"):
+            sizes = sorted(size for name, size in cases if name == case)
+            assert sizes == [
+                "200 concurrent single-sample pointwise calls, --workers 0",
+                "200 concurrent single-sample pointwise calls, one process",
+                "50 pairwise rows x 4 samples, flip, one process",
+            ], sizes
+    assert any(name.startswith("server RSS") for name, _ in cases)
     for row in section["rows"]:
         assert row["ours"] > 0
         assert "0 calls failed" in row["note"]

@@ -8,15 +8,8 @@ with a fixed host name.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import queue
-import shutil
-import signal
 import subprocess
-import sys
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,13 +18,11 @@ from typing import Any
 import grpc
 import pytest
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
-from evald_proto.evald.v1 import operations_pb2 as evald_ops
 from google.longrunning import operations_proto_pb2 as lro
-from google.protobuf import duration_pb2, empty_pb2
+from google.protobuf import empty_pb2
 
-from tests.support import stub
+from tests.support import ServeProcess, operation, progress, stub
 
-EVALD = shutil.which("evald", path=str(Path(sys.executable).parent)) or "evald"
 ROWS = 10_000
 HOSTNAME = "evald-0"
 PID_1 = (
@@ -41,96 +32,23 @@ PID_1 = (
 """Runs a command as PID 1 of a new PID namespace, with host name ``evald-0``."""
 
 
-class Serve:
-    """``evald serve --port 0 --data-dir D`` in a subprocess; the port read from its log."""
-
-    def __init__(self, data_dir: Path, wrap: Sequence[str] = ()) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EVALD_")}
-        self.wrapped = bool(wrap)
-        self.process = subprocess.Popen(
-            [
-                *wrap,
-                *(EVALD, "serve", "--port", "0", "--data-dir", str(data_dir)),
-                # The tests' datasets and outputs sit beside the data dir.
-                *("--dataset-root", str(data_dir.parent), "--output-root", str(data_dir.parent)),
-                *("--log-level", "INFO"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            start_new_session=True,  # its own process group: a kill takes its helpers too
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        deadline = time.monotonic() + 30
-        while True:
-            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            record = json.loads(line)
-            if record.get("msg") == "serving":
-                self.address = f"127.0.0.1:{record['port']}"
-                break
-
-    def server_pid(self) -> int:
-        """The server's PID (here): under :data:`PID_1`, ``unshare``'s one child."""
-        if not self.wrapped:
-            return self.process.pid
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        (child,) = children.read_text().split()
-        return int(child)
-
-    def namespace_pid(self) -> int:
-        """The server's PID in its own PID namespace."""
-        status = Path(f"/proc/{self.server_pid()}/status").read_text()
-        (line,) = [line for line in status.splitlines() if line.startswith("NSpid:")]
-        return int(line.split()[-1])
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def kill(self) -> None:
-        """SIGKILL the server and every process it started (as an OOM kill or a container
-        stop would): nothing gets to flush or clean up."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        try:
-            if self.process.poll() is None:
-                # To the server itself: ``unshare`` ignores SIGTERM while it waits for its child.
-                with contextlib.suppress(ProcessLookupError, ValueError, OSError):
-                    os.kill(self.server_pid(), signal.SIGTERM)
-                self.process.wait(15)
-        finally:  # helpers left in its group, if any, or all of it if it would not stop
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.reader.join(5)  # the pipe is at EOF once every holder is gone
-        assert self.process.stderr is not None
-        if not self.reader.is_alive():
-            self.process.stderr.close()
+def serve(data_dir: Path, wrap: Sequence[str] = ()) -> ServeProcess:
+    """A server on ``data_dir``; the tests' datasets and outputs sit beside it."""
+    root = str(data_dir.parent)
+    return ServeProcess(
+        [
+            *("--data-dir", str(data_dir), "--dataset-root", root, "--output-root", root),
+            *("--log-level", "INFO"),
+        ],
+        wrap,
+    ).ready(30)
 
 
-def get(channel: grpc.Channel, name: str, wait: float = 0) -> Any:
-    method = "WaitOperation" if wait else "GetOperation"
-    request: Any = (
-        lro.WaitOperationRequest(name=name, timeout=duration_pb2.Duration(seconds=int(wait)))
-        if wait
-        else lro.GetOperationRequest(name=name)
-    )
-    call = channel.unary_unary(
-        f"/google.longrunning.Operations/{method}",
-        request_serializer=type(request).SerializeToString,
-        response_deserializer=lro.Operation.FromString,
-    )
-    return call(request, timeout=wait + 10)
-
-
-def progress(operation: Any) -> Any:
-    return evald_ops.EvaluateDatasetOperationMetadata.FromString(operation.metadata.value).progress
+def namespace_pid(server: ServeProcess) -> int:
+    """The server's PID in its own PID namespace."""
+    status = Path(f"/proc/{server.server_pid()}/status").read_text()
+    (line,) = [line for line in status.splitlines() if line.startswith("NSpid:")]
+    return int(line.split()[-1])
 
 
 def test_job_survives_kill_and_restart(tmp_path: Path) -> None:
@@ -149,13 +67,13 @@ def test_job_survives_kill_and_restart(tmp_path: Path) -> None:
     request.metrics.add(bleu_spec={})
     request.output_config.gcs_destination.output_uri_prefix = str(tmp_path / "out")
 
-    first = Serve(tmp_path / "data")
+    first = serve(tmp_path / "data")
     try:
         with grpc.insecure_channel(first.address) as channel:
             name = stub(channel).EvaluateDataset(request).name
             deadline = time.monotonic() + 20
             while True:  # kill once some rows, but not all, are stored
-                before = progress(get(channel, name)).rows_done
+                before = progress(operation(channel, name)).rows_done
                 if before >= 1000:
                     break
                 assert time.monotonic() < deadline, "the job made no progress"
@@ -165,12 +83,12 @@ def test_job_survives_kill_and_restart(tmp_path: Path) -> None:
         first.stop()
     assert before < ROWS, "the job finished before the kill; make it slower"
 
-    second = Serve(tmp_path / "data")
+    second = serve(tmp_path / "data")
     try:
         with grpc.insecure_channel(second.address) as channel:
-            resumed = progress(get(channel, name))
+            resumed = progress(operation(channel, name))
             assert resumed.rows_done >= before  # nothing stored was lost
-            done = get(channel, name, wait=60)
+            done = operation(channel, name, wait=60)
             assert done.done, progress(done)
             assert not done.HasField("error"), done.error
             state = progress(done)
@@ -236,9 +154,9 @@ def test_pid_1_restart_resumes_and_cancels_jobs(tmp_path: Path, pid_namespaces: 
             for i in range(ROWS)
         )
     )
-    first = Serve(tmp_path / "data", PID_1)
+    first = serve(tmp_path / "data", PID_1)
     try:
-        assert first.namespace_pid() == 1
+        assert namespace_pid(first) == 1
         with grpc.insecure_channel(first.address) as channel:
             kept, cancelled = (
                 stub(channel).EvaluateDataset(exact_match_job(data, tmp_path / out)).name
@@ -246,7 +164,9 @@ def test_pid_1_restart_resumes_and_cancels_jobs(tmp_path: Path, pid_namespaces: 
             )
             deadline = time.monotonic() + 20
             while True:  # kill once both jobs have stored some rows, but not all
-                before = [progress(get(channel, name)).rows_done for name in (kept, cancelled)]
+                before = [
+                    progress(operation(channel, name)).rows_done for name in (kept, cancelled)
+                ]
                 if min(before) >= 500:
                     break
                 assert time.monotonic() < deadline, f"the jobs made too little progress: {before}"
@@ -256,28 +176,28 @@ def test_pid_1_restart_resumes_and_cancels_jobs(tmp_path: Path, pid_namespaces: 
         first.stop()
     assert max(before) < ROWS, "a job finished before the kill; make it slower"
 
-    second = Serve(tmp_path / "data", PID_1)  # PID 1 again, the same host name
+    second = serve(tmp_path / "data", PID_1)  # PID 1 again, the same host name
     try:
-        assert second.namespace_pid() == 1
+        assert namespace_pid(second) == 1
         with grpc.insecure_channel(second.address) as channel:
             call(channel, "CancelOperation", lro.CancelOperationRequest(name=cancelled))
-            stopped = get(channel, cancelled, wait=30)
+            stopped = operation(channel, cancelled, wait=30)
             assert stopped.done, progress(stopped)
             assert stopped.error.code == grpc.StatusCode.CANCELLED.value[0]
             assert progress(stopped).state == "CANCELLED"
             call(channel, "DeleteOperation", lro.DeleteOperationRequest(name=cancelled))
             with pytest.raises(grpc.RpcError) as gone:
-                get(channel, cancelled)
+                operation(channel, cancelled)
             assert gone.value.code() == grpc.StatusCode.NOT_FOUND
 
-            done = get(channel, kept, wait=60)
+            done = operation(channel, kept, wait=60)
             assert done.done, progress(done)
             assert not done.HasField("error"), done.error
             state = progress(done)
             assert (state.state, state.rows_total, state.rows_done) == ("SUCCEEDED", ROWS, ROWS)
             # The same job run without interruption gives the same results.
             again = stub(channel).EvaluateDataset(exact_match_job(data, tmp_path / "again")).name
-            uninterrupted = get(channel, again, wait=60)
+            uninterrupted = operation(channel, again, wait=60)
             assert uninterrupted.done
             assert not uninterrupted.HasField("error")
     finally:

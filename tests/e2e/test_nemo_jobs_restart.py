@@ -4,15 +4,7 @@ output it already had (the scripted endpoint counts the calls)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import queue
-import shutil
-import signal
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,64 +14,19 @@ import pytest
 from nemo_microservices import NeMoMicroservices
 
 from tests.fakes.model_server import FakeModel, ModelRequest, Reply, running_in_thread
+from tests.support import ServeProcess
 
-EVALD = shutil.which("evald", path=str(Path(sys.executable).parent)) or "evald"
 ROWS = 60
 
 
-class Serve:
-    """``evald serve --port 0 --http-port 0`` in a subprocess; the HTTP URL read from its log."""
-
-    def __init__(self, data: Path) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EVALD_")}
-        self.process = subprocess.Popen(
-            [
-                *(EVALD, "serve", "--port", "0", "--http-port", "0"),
-                *("--data-dir", str(data / "state"), "--dataset-root", str(data)),
-                *("--output-root", str(data), "--log-level", "INFO"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            start_new_session=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        deadline = time.monotonic() + 30
-        while True:
-            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            with contextlib.suppress(ValueError):
-                record = json.loads(line)
-                if record.get("msg") == "serving":
-                    self.url = str(record["http"])
-                    return
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def kill(self) -> None:
-        """SIGKILL the server and every process it started: nothing gets to flush."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-        self._close()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(15)
-        self.kill()
-
-    def _close(self) -> None:
-        self.reader.join(5)  # the pipe is at EOF once every holder is gone
-        assert self.process.stderr is not None
-        if not self.reader.is_alive():
-            self.process.stderr.close()
+def serve(data: Path) -> ServeProcess:
+    """A server with HTTP, its state and datasets in ``data``."""
+    return ServeProcess(
+        [
+            *("--http-port", "0", "--data-dir", str(data / "state")),
+            *("--dataset-root", str(data), "--output-root", str(data), "--log-level", "INFO"),
+        ]
+    ).ready(30)
 
 
 def answer(request: ModelRequest) -> Reply:
@@ -111,7 +58,7 @@ def test_killed_job_resumes_without_calling_the_model_again(
     tmp_path: Path, model: FakeModel
 ) -> None:
     (tmp_path / "rows.json").write_text(json.dumps([{"n": i} for i in range(ROWS)]))
-    first = Serve(tmp_path)
+    first = serve(tmp_path)
     try:
         client = NeMoMicroservices(base_url=first.url, max_retries=0)
         job = client.evaluation.jobs.create(**body(model.url))
@@ -122,11 +69,12 @@ def test_killed_job_resumes_without_calling_the_model_again(
             time.sleep(0.05)
     finally:
         first.kill()
+        first.stop()
     answered = {r.prompt for r in model.requests}
     assert len(answered) < ROWS  # killed mid-way
     calls_before = model.calls
 
-    second = Serve(tmp_path)
+    second = serve(tmp_path)
     try:
         client = NeMoMicroservices(base_url=second.url, max_retries=0)
         deadline = time.monotonic() + 60

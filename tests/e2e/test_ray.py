@@ -9,15 +9,9 @@ them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
-import queue
-import shutil
-import signal
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,10 +25,9 @@ from evald.config import Settings
 from evald.jobs.store import SUCCEEDED, Job
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
 
-from tests.e2e.test_jobs_restart import get, progress
 from tests.fakes.judge_config import API_KEY, configure
 from tests.fakes.judge_server import FakeJudge, running
-from tests.support import stub
+from tests.support import ServeProcess, operation, progress, stub
 
 try:
     import ray
@@ -43,7 +36,6 @@ except ImportError:
         raise
     pytest.skip("ray is not installed (pip install 'evald[ray]')", allow_module_level=True)
 
-EVALD = shutil.which("evald", path=str(Path(sys.executable).parent)) or "evald"
 PROBE = "tests.e2e.ray_probe_metric"
 RAY_ENV = {
     "RAY_USAGE_STATS_ENABLED": "0",
@@ -189,54 +181,15 @@ class FlipScores:
         return True, json.dumps({"row": index, "results": [{"score": -1}] * self.count})
 
 
-class Serve:
-    """``evald serve --engine ray`` in a subprocess, its own process group."""
-
-    def __init__(self, data_dir: Path, address: str) -> None:
-        self.process = subprocess.Popen(
-            [
-                *(EVALD, "serve", "--port", "0", "--data-dir", str(data_dir)),
-                *("--dataset-root", str(data_dir.parent), "--output-root", str(data_dir.parent)),
-                *("--engine", "ray", "--ray-address", address, "--metric-modules", PROBE),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={k: v for k, v in os.environ.items() if not k.startswith("EVALD_")},
-            start_new_session=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        deadline = time.monotonic() + 60
-        while True:
-            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            with contextlib.suppress(ValueError):
-                record = json.loads(line)
-                if record.get("msg") == "serving":
-                    self.address = f"127.0.0.1:{record['port']}"
-                    return
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.reader.join(5)
-        assert self.process.stderr is not None
-        self.process.stderr.close()
+def serve(data_dir: Path, address: str) -> ServeProcess:
+    """``evald serve --engine ray`` on ``data_dir``, its datasets and outputs beside it."""
+    root = str(data_dir.parent)
+    return ServeProcess(
+        [
+            *("--data-dir", str(data_dir), "--dataset-root", root, "--output-root", root),
+            *("--engine", "ray", "--ray-address", address, "--metric-modules", PROBE),
+        ]
+    ).ready()
 
 
 def test_driver_killed_and_restarted_stores_every_row_once(tmp_path: Path, cluster: str) -> None:
@@ -244,13 +197,13 @@ def test_driver_killed_and_restarted_stores_every_row_once(tmp_path: Path, clust
     data = write_rows(tmp_path / "rows.jsonl", rows)
     request = dataset_request(data, tmp_path / "out")
     probe(request, sleep_ms=2)  # ~3 s of scoring on 2 workers: time to kill it mid-way
-    first = Serve(tmp_path / "data", cluster)
+    first = serve(tmp_path / "data", cluster)
     try:
         with grpc.insecure_channel(first.address) as channel:
             name = stub(channel).EvaluateDataset(request).name
             deadline = time.monotonic() + 60
             while True:
-                before = progress(get(channel, name)).rows_done
+                before = progress(operation(channel, name)).rows_done
                 if before >= 500:
                     break
                 assert time.monotonic() < deadline, "the job made no progress"
@@ -260,11 +213,11 @@ def test_driver_killed_and_restarted_stores_every_row_once(tmp_path: Path, clust
         first.stop()
     assert before < rows, "the job finished before the kill; make it slower"
 
-    second = Serve(tmp_path / "data", cluster)
+    second = serve(tmp_path / "data", cluster)
     try:
         with grpc.insecure_channel(second.address) as channel:
-            assert progress(get(channel, name)).rows_done >= before  # nothing stored was lost
-            done = get(channel, name, wait=60)
+            assert progress(operation(channel, name)).rows_done >= before  # nothing stored was lost
+            done = operation(channel, name, wait=60)
             assert done.done, progress(done)
             assert not done.HasField("error"), done.error
             state = progress(done)

@@ -11,28 +11,17 @@ gone and must wait out the lease, as on two machines.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import queue
-import shutil
-import signal
 import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import grpc
 from evald_proto.aiplatform.v1beta1 import evaluation_service_pb2 as m
-from evald_proto.evald.v1 import operations_pb2 as evald_ops
-from google.longrunning import operations_proto_pb2 as lro
-from google.protobuf import duration_pb2
 
-from tests.support import stub
+from tests.support import ServeProcess, operation, progress, stub
 
-EVALD = shutil.which("evald", path=str(Path(sys.executable).parent)) or "evald"
 ROWS = 10_000
 LEASE_SECONDS = 2
 
@@ -48,80 +37,13 @@ def own_host(name: str) -> list[str]:
     return prefix if done.returncode == 0 else []
 
 
-class Replica:
-    """``evald serve --port 0`` in a subprocess (its own process group); :meth:`ready` reads
-    the port from its log."""
-
-    def __init__(self, data_dir: Path, shared: Path, *extra: str, host: str = "") -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EVALD_")}
-        serve = [EVALD, "serve", "--port", "0", "--data-dir", str(data_dir)]
-        roots = ["--dataset-root", str(shared), "--output-root", str(shared)]
-        self.process = subprocess.Popen(
-            [*(own_host(host) if host else []), *serve, *roots, *extra],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            start_new_session=True,
-        )
-        self.log: list[str] = []
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def ready(self) -> Replica:
-        """Wait until it serves (started side by side, replicas load at the same time)."""
-        deadline = time.monotonic() + 60
-        while True:
-            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            with contextlib.suppress(ValueError):
-                record = json.loads(line)
-                if record.get("msg") == "serving":
-                    self.address = f"127.0.0.1:{record['port']}"
-                    return self
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.log.append(line)
-            self.lines.put(line)
-
-    def kill(self) -> None:
-        """SIGKILL, as an OOM kill or a lost node: nothing is flushed, no lease released."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.reader.join(5)  # the pipe is at EOF once the server is gone
-        assert self.process.stderr is not None
-        if not self.reader.is_alive():
-            self.process.stderr.close()
-
-
-def operation(channel: grpc.Channel, name: str, wait: float = 0) -> Any:
-    method = "WaitOperation" if wait else "GetOperation"
-    request: Any = (
-        lro.WaitOperationRequest(name=name, timeout=duration_pb2.Duration(seconds=int(wait)))
-        if wait
-        else lro.GetOperationRequest(name=name)
+def replica(data_dir: Path, shared: Path, *extra: str, host: str = "") -> ServeProcess:
+    """A server on ``data_dir``, its datasets and outputs under ``shared``, with host name
+    ``host`` where namespaces can be made; not yet ready (replicas load side by side)."""
+    roots = ["--dataset-root", str(shared), "--output-root", str(shared)]
+    return ServeProcess(
+        ["--data-dir", str(data_dir), *roots, *extra], own_host(host) if host else ()
     )
-    call = channel.unary_unary(
-        f"/google.longrunning.Operations/{method}",
-        request_serializer=type(request).SerializeToString,
-        response_deserializer=lro.Operation.FromString,
-    )
-    return call(request, timeout=wait + 10)
-
-
-def progress(done: Any) -> Any:
-    return evald_ops.EvaluateDatasetOperationMetadata.FromString(done.metadata.value).progress
 
 
 def job_request(data: Path, out: Path) -> Any:
@@ -159,9 +81,9 @@ def test_a_replica_takes_over_the_job_of_a_killed_one(tmp_path: Path, postgres_u
     shared = ("--database-url", postgres_url, "--job-lease-seconds", str(LEASE_SECONDS))
     # All three start side by side: the reference (one process on its local SQLite files) and
     # two replicas on the database.
-    local = Replica(tmp_path / "local", tmp_path)
-    first = Replica(tmp_path / "a", tmp_path, *shared, host="replica-a")
-    second = Replica(tmp_path / "b", tmp_path, *shared, host="replica-b")
+    local = replica(tmp_path / "local", tmp_path)
+    first = replica(tmp_path / "a", tmp_path, *shared, host="replica-a")
+    second = replica(tmp_path / "b", tmp_path, *shared, host="replica-b")
     try:
         local.ready()
         started = time.monotonic()
@@ -190,8 +112,8 @@ def test_a_replica_takes_over_the_job_of_a_killed_one(tmp_path: Path, postgres_u
             lines, aggregation = outputs(operation(to_second, name, wait=60))
         replicas_seconds = time.monotonic() - started
     finally:
-        for replica in (local, first, second):
-            replica.stop()
+        for server in (local, first, second):
+            server.stop()
     print(
         f"\n{ROWS} rows, submitted to done: one SQLite process {local_seconds:.1f} s; "
         f"two PostgreSQL replicas, the runner killed at {before}: {replicas_seconds:.1f} s"

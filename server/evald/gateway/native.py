@@ -1,13 +1,16 @@
 """What the JSON-only APIs served beside the transcoded routes (NeMo Evaluator's, human
-evaluation's, the web UI's runs) share: how a request's JSON body and query are read."""
+evaluation's, the web UI's runs) share: their route tables, and how a request's JSON body and
+query are read."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
-from typing import Any
-from urllib.parse import parse_qsl
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+from urllib.parse import parse_qsl, unquote
 
 from aiohttp import web
 
@@ -20,6 +23,52 @@ ReadBody = Callable[[web.BaseRequest], Awaitable[bytes]]
 """The gateway's body reader: size-capped, and bounded in time between chunks."""
 Authenticate = Callable[[str, list[tuple[str, str]]], object]
 """``(method, metadata) -> principal``, raising on bad credentials."""
+
+H = TypeVar("H")
+
+
+@dataclass(frozen=True)
+class Found(Generic[H]):
+    """The route a request took."""
+
+    method: str
+    """The route's HTTP method (``GET`` for a ``HEAD`` request a table serves as ``GET``)."""
+    name: str
+    """The method's name for authentication, logs and metrics (e.g. ``/evald.runs/GetRun``)."""
+    handler: H
+    params: dict[str, str]
+    """The path's parameters, percent-decoded."""
+
+
+class RouteTable(Generic[H]):
+    """An API's routes: (HTTP method, path pattern under ``prefix``, name, handler). A path
+    matches with or without a trailing slash; named groups become the parameters."""
+
+    def __init__(
+        self,
+        prefix: str,
+        routes: Iterable[tuple[str, str, str, H]],
+        head_as_get: bool = False,
+    ) -> None:
+        self.head_as_get = head_as_get
+        self.routes = [
+            (method, re.compile(f"^{re.escape(prefix)}{pattern}/?$"), name, handler)
+            for method, pattern, name, handler in routes
+        ]
+
+    def find(self, method: str, path: str) -> Found[H] | list[str]:
+        """The route of ``method`` on ``path``, or else the methods the path allows (none: an
+        unknown path)."""
+        allowed = []
+        for want, pattern, name, handler in self.routes:
+            match = pattern.match(path)
+            if match is None:
+                continue
+            if want == method or (self.head_as_get and want == "GET" and method == "HEAD"):
+                params = {k: unquote(v) for k, v in match.groupdict().items()}
+                return Found(want, name, handler, params)
+            allowed.append(want)
+        return sorted(set(allowed))
 
 
 async def json_body(request: web.BaseRequest, read_body: ReadBody, max_json_values: int) -> Any:

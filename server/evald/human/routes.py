@@ -16,11 +16,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
 from aiohttp import web
 
@@ -121,34 +119,22 @@ class HumanRoutes:
         task = r"tasks/(?P<id>[^/]+)"
         row = task + r"/rows/(?P<row>\d{1,9})"
         rating, admin = ANNOTATOR_PREFIX, ADMIN_PREFIX
-        self.table: list[tuple[str, re.Pattern[str], str, Handler]] = []
-        for method, pattern, name, handler in (
-            ("GET", r"my/tasks", rating + "ListMyTasks", self.my_tasks),
-            ("GET", task, rating + "GetTask", self.get_task),
-            ("GET", task + r"/queue", rating + "GetQueue", self.queue),
-            ("GET", row, rating + "GetRow", self.get_row),
-            ("PUT", row + r"/rating", rating + "Rate", self.rate),
-            ("POST", r"tasks", admin + "CreateTask", self.create_task),
-            ("GET", r"tasks", admin + "ListTasks", self.list_tasks),
-            ("DELETE", task, admin + "DeleteTask", self.delete_task),
-            ("GET", task + r"/report", admin + "GetReport", self.report),
-            ("GET", task + r"/export", admin + "Export", self.export),
-            ("GET", task + r"/ratings", admin + "ListRatings", self.ratings),
-        ):
-            compiled = re.compile(f"^{re.escape(PREFIX)}{pattern}/?$")
-            self.table.append((method, compiled, name, handler))
-
-    def find(self, method: str, path: str) -> tuple[str, Handler, dict[str, str]] | list[str]:
-        """The method name, handler and path parameters, or the methods the path allows."""
-        allowed = []
-        for want, pattern, name, handler in self.table:
-            match = pattern.match(path)
-            if match is None:
-                continue
-            if want == method:
-                return name, handler, {k: unquote(v) for k, v in match.groupdict().items()}
-            allowed.append(want)
-        return allowed
+        self.table = native.RouteTable[Handler](
+            PREFIX,
+            [
+                ("GET", r"my/tasks", rating + "ListMyTasks", self.my_tasks),
+                ("GET", task, rating + "GetTask", self.get_task),
+                ("GET", task + r"/queue", rating + "GetQueue", self.queue),
+                ("GET", row, rating + "GetRow", self.get_row),
+                ("PUT", row + r"/rating", rating + "Rate", self.rate),
+                ("POST", r"tasks", admin + "CreateTask", self.create_task),
+                ("GET", r"tasks", admin + "ListTasks", self.list_tasks),
+                ("DELETE", task, admin + "DeleteTask", self.delete_task),
+                ("GET", task + r"/report", admin + "GetReport", self.report),
+                ("GET", task + r"/export", admin + "Export", self.export),
+                ("GET", task + r"/ratings", admin + "ListRatings", self.ratings),
+            ],
+        )
 
     async def answer(
         self,
@@ -159,18 +145,18 @@ class HumanRoutes:
         max_json_values: int,
     ) -> web.StreamResponse:
         """Answer one request under :data:`PREFIX`; never raises."""
-        found = self.find(request.method, request.rel_url.raw_path)
+        found = self.table.find(request.method, request.rel_url.raw_path)
         if isinstance(found, list):
             if not found:
                 return _error(NotFound(f"no route for {request.method} {request.rel_url.raw_path}"))
-            allow = ", ".join(sorted(set(found)))
+            allow = ", ".join(found)
             message = f"{request.method} is not allowed here; use {allow}"
             response = _json(
                 {"error": {"code": 405, "status": "UNIMPLEMENTED", "message": message}}, 405
             )
             response.headers["Allow"] = allow
             return response
-        name, handler, params = found
+        name, params = found.name, found.params
         try:
             principal = ANONYMOUS
             if authenticate is not None:
@@ -182,7 +168,7 @@ class HumanRoutes:
             # ANONYMOUS: authentication is off (the guard answers it for every call then).
             authenticated = principal is not ANONYMOUS
             call = Call(request, params, principal, authenticated, read_body, max_json_values)
-            return await handler(call)
+            return await found.handler(call)
         except EvalError as exc:
             return _error(exc)
         except RecursionError:

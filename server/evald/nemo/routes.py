@@ -14,7 +14,6 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
 from aiohttp import web
 
@@ -66,8 +65,7 @@ class NemoRoutes:
     def __init__(self, service: NemoService) -> None:
         self.service = service
         kinds = "(?P<kind>configs|targets)"
-        self.table: list[tuple[str, re.Pattern[str], str, Handler]] = []
-        for method, pattern, name, handler in (
+        routes: list[tuple[str, str, str, Handler]] = [
             ("POST", r"live", "Live", self.live),
             ("POST", r"jobs", "CreateJob", self.create_job),
             ("GET", r"jobs", "ListJobs", self.list_jobs),
@@ -86,23 +84,9 @@ class NemoRoutes:
             ("GET", r"results", "ListResults", self.list_results),
             ("GET", r"results/(?P<id>[^/]+)", "GetResult", self.get_result),
             ("DELETE", r"results/(?P<id>[^/]+)", "DeleteResult", self.delete_result),
-        ):
-            compiled = re.compile(f"^{re.escape(PREFIX)}{pattern}/?$")
-            self.table.append((method, compiled, f"/nemo.evaluation/{name}", handler))
-
-    def find(self, method: str, path: str) -> tuple[str, Handler, dict[str, str]] | list[str]:
-        """The method name, handler and path parameters of a request, or the methods the path
-        allows (empty: an unknown path)."""
-        allowed = []
-        for want, pattern, name, handler in self.table:
-            match = pattern.match(path)
-            if match is None:
-                continue
-            if want == method:
-                params = {k: unquote(v) for k, v in match.groupdict().items()}
-                return name, handler, params
-            allowed.append(want)
-        return allowed
+        ]
+        named = [(method, path, f"/nemo.evaluation/{name}", h) for method, path, name, h in routes]
+        self.table = native.RouteTable(PREFIX, named)
 
     async def answer(
         self,
@@ -113,20 +97,20 @@ class NemoRoutes:
         max_json_values: int,
     ) -> web.StreamResponse:
         """Answer one request under :data:`PREFIX`; never raises."""
-        found = self.find(request.method, request.rel_url.raw_path)
+        found = self.table.find(request.method, request.rel_url.raw_path)
         if isinstance(found, list):
             if not found:
                 return web.Response(status=404, body=errors.body("Not Found"),
                                     content_type="application/json")  # fmt: skip
             response = web.Response(status=405, body=errors.body("Method Not Allowed"),
                                     content_type="application/json")  # fmt: skip
-            response.headers["Allow"] = ", ".join(sorted(set(found)))
+            response.headers["Allow"] = ", ".join(found)
             return response
-        name, handler, params = found
+        name = found.name
         try:
             if authenticate is not None:
                 authenticate(name, metadata)
-            return await handler(Call(request, params, read_body, max_json_values))
+            return await found.handler(Call(request, found.params, read_body, max_json_values))
         except EvalError as exc:
             status, body = errors.answer(exc)
             return web.Response(status=status, body=body, content_type="application/json")

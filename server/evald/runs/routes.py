@@ -21,10 +21,8 @@ import email.policy
 import json
 import logging
 import math
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import unquote
 
 from aiohttp import web
 
@@ -56,8 +54,7 @@ class RunsRoutes:
 
     def __init__(self, service: RunsService) -> None:
         self.service = service
-        self.table: list[tuple[str, re.Pattern[str], str, Handler]] = []
-        for method, pattern, name, handler in (
+        routes: list[tuple[str, str, str, Handler]] = [
             ("GET", r"", "ListRuns", RunsRoutes.list_runs),
             ("POST", r"", "ImportRun", RunsRoutes.import_run),
             ("GET", rf"/{_ID}", "GetRun", RunsRoutes.get_run),
@@ -65,9 +62,9 @@ class RunsRoutes:
             ("GET", rf"/{_ID}/rows", "ListRows", RunsRoutes.list_rows),
             ("GET", rf"/{_ID}/rows/(?P<index>[0-9]{{1,9}})", "GetRow", RunsRoutes.get_row),
             ("GET", rf"/{_ID}/compare/(?P<b>[A-Za-z0-9_-]+)", "CompareRuns", RunsRoutes.compare),
-        ):
-            compiled = re.compile(f"^{re.escape(PREFIX)}{pattern}/?$")
-            self.table.append((method, compiled, f"/evald.runs/{name}", handler))
+        ]
+        named = [(method, path, f"/evald.runs/{name}", h) for method, path, name, h in routes]
+        self.table = native.RouteTable(PREFIX, named, head_as_get=True)
 
     async def answer(
         self,
@@ -79,37 +76,29 @@ class RunsRoutes:
     ) -> web.StreamResponse:
         """Answer one request under :data:`PREFIX`; never raises."""
         path = request.rel_url.raw_path
-        allowed = []
-        for method, pattern, name, handler in self.table:
-            match = pattern.match(path)
-            if match is None:
-                continue
-            if method != request.method and not (method == "GET" and request.method == "HEAD"):
-                allowed.append(method)
-                continue
-            params = {k: unquote(v) for k, v in match.groupdict().items()}
-            try:
-                principal = authenticate(name, metadata) if authenticate is not None else None
-                require_admin(principal)
-                answer = await handler(self, request, params, read_body)
-                if answer is None:
-                    return web.Response(status=204)
-                return _json(answer, 201 if method == "POST" else 200)
-            except EvalError as exc:
-                return _error(exc)
-            except RecursionError:
-                return _error(InvalidArgument("", "the body nests too deeply"))
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("unexpected failure serving %s %s", request.method, name)
-                return _error(EvalError("internal error"))
-        if allowed:
-            refusal = Unimplemented(f"{request.method} is not allowed on {path}")
-            response = _error(refusal, 405)
-            response.headers["Allow"] = ", ".join(sorted(set(allowed)))
+        found = self.table.find(request.method, path)
+        if isinstance(found, list):
+            if not found:
+                return _error(NotFound(f"no route for {request.method} {path}"))
+            response = _error(Unimplemented(f"{request.method} is not allowed on {path}"), 405)
+            response.headers["Allow"] = ", ".join(found)
             return response
-        return _error(NotFound(f"no route for {request.method} {path}"))
+        try:
+            principal = authenticate(found.name, metadata) if authenticate is not None else None
+            require_admin(principal)
+            answer = await found.handler(self, request, found.params, read_body)
+            if answer is None:
+                return web.Response(status=204)
+            return _json(answer, 201 if found.method == "POST" else 200)
+        except EvalError as exc:
+            return _error(exc)
+        except RecursionError:
+            return _error(InvalidArgument("", "the body nests too deeply"))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("unexpected failure serving %s %s", request.method, found.name)
+            return _error(EvalError("internal error"))
 
     # Handlers.
 
