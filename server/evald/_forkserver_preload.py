@@ -2,13 +2,45 @@
 scoring process is forked with them (and their libraries: nltk alone takes ~2.7 s to import) in
 memory instead of importing them on its first job.
 
-The forkserver needs no parent-death signal of its own: it exits once the process that started
-it is gone (multiprocessing's alive pipe reaches its end), and each scoring process dies with the
-forkserver (:func:`evald.scoring._child_main`). A parent-death signal here would tie the
-forkserver to the *thread* that happened to start it: a pool started from a worker thread would
-lose its forkserver when that thread ended, and no scoring process could start after.
+Once loaded, the forkserver exits when the process that started it is gone (multiprocessing's
+alive pipe reaches its end), and each scoring process dies with the forkserver
+(:func:`evald.scoring._child_main`). While loading it reads no pipe, so a thread watches the
+parent meanwhile: a server killed seconds after start-up would otherwise leave a forkserver
+holding its stdout and stderr open until the imports end, and whoever waits for those to close
+(a supervisor, a test, a CI log reader) would wait with it. The thread ends with the loading, so
+no scoring process is forked while it runs.
+
+There is no parent-death signal here: it would tie the forkserver to the *thread* that happened
+to start it, so a pool started from a worker thread would lose its forkserver when that thread
+ended, and no scoring process could start after.
 """
 
-from evald.metrics.catalog import builtin
+from __future__ import annotations
 
-builtin()
+import os
+import threading
+
+WATCH_SECONDS = 0.1
+"""How often the loading forkserver checks that its parent is alive."""
+
+
+def _exit_with(parent: int, loaded: threading.Event) -> None:
+    while not loaded.wait(WATCH_SECONDS):
+        if os.getppid() != parent:  # reparented: the server is gone
+            os._exit(0)
+
+
+def _load() -> None:
+    loaded = threading.Event()
+    watcher = threading.Thread(target=_exit_with, args=(os.getppid(), loaded), daemon=True)
+    watcher.start()
+    try:
+        from evald.metrics.catalog import builtin
+
+        builtin()
+    finally:
+        loaded.set()
+        watcher.join()
+
+
+_load()

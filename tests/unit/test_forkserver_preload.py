@@ -1,0 +1,46 @@
+"""The scoring forkserver's preload: it loads the metrics, and dies with a server killed
+meanwhile."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+# A forkserver stand-in: says it has started, loads the preload, then waits (as a forkserver
+# waits for requests).
+FORKSERVER = (
+    "import sys, time\n"
+    "print('loading', file=sys.stderr, flush=True)\n"
+    "import evald._forkserver_preload\n"
+    "time.sleep(120)"
+)
+
+
+def test_a_loading_forkserver_exits_with_its_parent() -> None:
+    # The parent exits as soon as the child runs, while the child still loads (seconds).
+    parent = textwrap.dedent(
+        f"""
+        import subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", {FORKSERVER!r}], stderr=subprocess.PIPE)
+        assert child.stderr is not None and child.stderr.readline() == b"loading\\n"
+        """
+    )
+    start = time.monotonic()
+    # run() returns once stdout is closed: by the parent and by the child that inherited it.
+    done = subprocess.run([sys.executable, "-c", parent], stdout=subprocess.PIPE, timeout=150)
+    assert done.returncode == 0
+    assert time.monotonic() - start < 60, "the orphaned forkserver kept the pipe to the end"
+
+
+def test_once_loaded_no_thread_is_left_to_fork_alongside() -> None:
+    script = (
+        "import threading, evald._forkserver_preload\n"
+        "from evald.metrics.catalog import builtin\n"
+        "assert builtin(), 'no metric loaded'\n"
+        "print(threading.active_count())"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
