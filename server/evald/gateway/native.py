@@ -1,11 +1,12 @@
 """What the JSON-only APIs served beside the transcoded routes (NeMo Evaluator's, human
-evaluation's, the web UI's runs) share: their route tables, and how a request's JSON body and
-query are read."""
+evaluation's, the web UI's runs) share: their route tables, how a request's JSON body and query
+are read, and how a handler's failure becomes an answer."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -14,7 +15,9 @@ from urllib.parse import parse_qsl, unquote
 
 from aiohttp import web
 
-from evald.errors import InvalidArgument
+from evald.errors import EvalError, InvalidArgument
+
+log = logging.getLogger(__name__)
 
 INLINE_JSON_BYTES = 256 * 1024
 """Larger bodies are parsed in a thread, so a big one does not hold the event loop."""
@@ -89,3 +92,25 @@ async def json_body(request: web.BaseRequest, read_body: ReadBody, max_json_valu
 def query(request: web.BaseRequest) -> dict[str, str]:
     """The request's query parameters (the last value of a repeated one; blank ones kept)."""
     return dict(parse_qsl(request.rel_url.raw_query_string, keep_blank_values=True))
+
+
+async def guarded(
+    serve: Awaitable[web.StreamResponse],
+    refuse: Callable[[EvalError], web.StreamResponse],
+    failed: Callable[[], web.StreamResponse],
+    what: str,
+) -> web.StreamResponse:
+    """``serve``'s answer. An EvalError is answered by ``refuse`` in the API's own error shape
+    (a body nesting too deeply for the parser is an InvalidArgument); any other failure is
+    logged (``what``: method and route) and answered by ``failed``; cancellation passes."""
+    try:
+        return await serve
+    except EvalError as exc:
+        return refuse(exc)
+    except RecursionError:
+        return refuse(InvalidArgument("", "the body nests too deeply"))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("unexpected failure serving %s", what)
+        return failed()

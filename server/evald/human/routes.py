@@ -13,9 +13,7 @@ API (:mod:`evald.ui.csrf`): a JSON body, and no cross-site ``Origin``/``Sec-Fetc
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +33,6 @@ from evald.human.service import (
 from evald.human.store import StoredTask
 from evald.ops.auth import ADMIN, ANNOTATOR_PREFIX, ANONYMOUS, Principal
 from evald.ui.access import require_admin
-
-log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evald/human/"
 ADMIN_PREFIX = "/evald.human.Admin/"
@@ -156,28 +152,33 @@ class HumanRoutes:
             )
             response.headers["Allow"] = allow
             return response
-        name, params = found.name, found.params
-        try:
-            principal = ANONYMOUS
-            if authenticate is not None:
-                # Raises for a bad key, and for an annotator key on an admin method.
-                called = authenticate(name, metadata)
-                principal = called if isinstance(called, Principal) else ANONYMOUS
-            if name.startswith(ADMIN_PREFIX):
-                require_admin(principal)
-            # ANONYMOUS: authentication is off (the guard answers it for every call then).
-            authenticated = principal is not ANONYMOUS
-            call = Call(request, params, principal, authenticated, read_body, max_json_values)
-            return await found.handler(call)
-        except EvalError as exc:
-            return _error(exc)
-        except RecursionError:
-            return _error(InvalidArgument("", "the body nests too deeply"))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("unexpected failure serving %s %s", request.method, name)
-            return _error(None)
+        return await native.guarded(
+            self._serve(found, request, authenticate, metadata, read_body, max_json_values),
+            _error,
+            lambda: _error(None),
+            f"{request.method} {found.name}",
+        )
+
+    @staticmethod
+    async def _serve(
+        found: native.Found[Handler],
+        request: web.BaseRequest,
+        authenticate: Authenticate | None,
+        metadata: list[tuple[str, str]],
+        read_body: ReadBody,
+        max_json_values: int,
+    ) -> web.StreamResponse:
+        principal = ANONYMOUS
+        if authenticate is not None:
+            # Raises for a bad key, and for an annotator key on an admin method.
+            called = authenticate(found.name, metadata)
+            principal = called if isinstance(called, Principal) else ANONYMOUS
+        if found.name.startswith(ADMIN_PREFIX):
+            require_admin(principal)
+        # ANONYMOUS: authentication is off (the guard answers it for every call then).
+        authenticated = principal is not ANONYMOUS
+        call = Call(request, found.params, principal, authenticated, read_body, max_json_values)
+        return await found.handler(call)
 
     # Rating calls (annotators and admins).
 

@@ -7,9 +7,7 @@ before a body is read, as for the Vertex routes.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -21,8 +19,6 @@ from evald.errors import EvalError, InvalidArgument
 from evald.gateway import native
 from evald.nemo import errors
 from evald.nemo.service import NemoService, redacted
-
-log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evaluation/"
 DEFAULT_PAGE_SIZE = 10
@@ -55,6 +51,14 @@ def _json(value: Any, status: int = 200) -> web.Response:
         body=json.dumps(value, ensure_ascii=False).encode(),
         content_type="application/json",
     )
+
+
+def _json_error(status: int, body: bytes) -> web.Response:
+    return web.Response(status=status, body=body, content_type="application/json")
+
+
+def _refusal(exc: EvalError) -> web.Response:
+    return _json_error(*errors.answer(exc))
 
 
 class NemoRoutes:
@@ -100,29 +104,29 @@ class NemoRoutes:
         found = self.table.find(request.method, request.rel_url.raw_path)
         if isinstance(found, list):
             if not found:
-                return web.Response(status=404, body=errors.body("Not Found"),
-                                    content_type="application/json")  # fmt: skip
-            response = web.Response(status=405, body=errors.body("Method Not Allowed"),
-                                    content_type="application/json")  # fmt: skip
+                return _json_error(404, errors.body("Not Found"))
+            response = _json_error(405, errors.body("Method Not Allowed"))
             response.headers["Allow"] = ", ".join(found)
             return response
-        name = found.name
-        try:
-            if authenticate is not None:
-                authenticate(name, metadata)
-            return await found.handler(Call(request, found.params, read_body, max_json_values))
-        except EvalError as exc:
-            status, body = errors.answer(exc)
-            return web.Response(status=status, body=body, content_type="application/json")
-        except RecursionError:
-            status, body = errors.answer(InvalidArgument("", "the body nests too deeply"))
-            return web.Response(status=status, body=body, content_type="application/json")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("unexpected failure serving %s %s", request.method, name)
-            return web.Response(status=500, body=errors.body("internal error"),
-                                content_type="application/json")  # fmt: skip
+        return await native.guarded(
+            self._serve(found, request, authenticate, metadata, read_body, max_json_values),
+            _refusal,
+            lambda: _json_error(500, errors.body("internal error")),
+            f"{request.method} {found.name}",
+        )
+
+    @staticmethod
+    async def _serve(
+        found: native.Found[Handler],
+        request: web.BaseRequest,
+        authenticate: Authenticate | None,
+        metadata: list[tuple[str, str]],
+        read_body: ReadBody,
+        max_json_values: int,
+    ) -> web.StreamResponse:
+        if authenticate is not None:
+            authenticate(found.name, metadata)
+        return await found.handler(Call(request, found.params, read_body, max_json_values))
 
     # Handlers.
 

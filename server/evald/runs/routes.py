@@ -19,7 +19,6 @@ import asyncio
 import email.parser
 import email.policy
 import json
-import logging
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,8 +32,6 @@ from evald.jobs.outputs import AGGREGATION_FILE, RESULTS_FILE
 from evald.runs import imports
 from evald.runs.service import SORTS, RowQuery, RunsService
 from evald.ui.access import require_admin
-
-log = logging.getLogger(__name__)
 
 PREFIX = "/v1/evald/runs"
 MAX_LIMIT = 500
@@ -83,22 +80,27 @@ class RunsRoutes:
             response = _error(Unimplemented(f"{request.method} is not allowed on {path}"), 405)
             response.headers["Allow"] = ", ".join(found)
             return response
-        try:
-            principal = authenticate(found.name, metadata) if authenticate is not None else None
-            require_admin(principal)
-            answer = await found.handler(self, request, found.params, read_body)
-            if answer is None:
-                return web.Response(status=204)
-            return _json(answer, 201 if found.method == "POST" else 200)
-        except EvalError as exc:
-            return _error(exc)
-        except RecursionError:
-            return _error(InvalidArgument("", "the body nests too deeply"))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("unexpected failure serving %s %s", request.method, found.name)
-            return _error(EvalError("internal error"))
+        return await native.guarded(
+            self._serve(found, request, authenticate, metadata, read_body),
+            _error,
+            lambda: _error(EvalError("internal error")),
+            f"{request.method} {found.name}",
+        )
+
+    async def _serve(
+        self,
+        found: native.Found[Handler],
+        request: web.BaseRequest,
+        authenticate: Authenticate | None,
+        metadata: list[tuple[str, str]],
+        read_body: ReadBody,
+    ) -> web.StreamResponse:
+        principal = authenticate(found.name, metadata) if authenticate is not None else None
+        require_admin(principal)
+        answer = await found.handler(self, request, found.params, read_body)
+        if answer is None:
+            return web.Response(status=204)
+        return _json(answer, 201 if found.method == "POST" else 200)
 
     # Handlers.
 
