@@ -152,33 +152,24 @@ class HumanRoutes:
             )
             response.headers["Allow"] = allow
             return response
-        return await native.guarded(
-            self._serve(found, request, authenticate, metadata, read_body, max_json_values),
-            _error,
-            lambda: _error(None),
-            f"{request.method} {found.name}",
-        )
 
-    @staticmethod
-    async def _serve(
-        found: native.Found[Handler],
-        request: web.BaseRequest,
-        authenticate: Authenticate | None,
-        metadata: list[tuple[str, str]],
-        read_body: ReadBody,
-        max_json_values: int,
-    ) -> web.StreamResponse:
-        principal = ANONYMOUS
-        if authenticate is not None:
-            # Raises for a bad key, and for an annotator key on an admin method.
-            called = authenticate(found.name, metadata)
-            principal = called if isinstance(called, Principal) else ANONYMOUS
-        if found.name.startswith(ADMIN_PREFIX):
-            require_admin(principal)
-        # ANONYMOUS: authentication is off (the guard answers it for every call then).
-        authenticated = principal is not ANONYMOUS
-        call = Call(request, found.params, principal, authenticated, read_body, max_json_values)
-        return await found.handler(call)
+        async def serve() -> web.StreamResponse:
+            principal = ANONYMOUS
+            if authenticate is not None:
+                # Raises for a bad key, and for an annotator key on an admin method.
+                called = authenticate(found.name, metadata)
+                principal = called if isinstance(called, Principal) else ANONYMOUS
+            if found.name.startswith(ADMIN_PREFIX):
+                require_admin(principal)
+            # ANONYMOUS: authentication is off (the guard answers it for every call then).
+            authenticated = principal is not ANONYMOUS
+            params = found.params
+            call = Call(request, params, principal, authenticated, read_body, max_json_values)
+            return await found.handler(call)
+
+        return await native.guarded(
+            serve(), _error, lambda: _error(None), f"{request.method} {found.name}"
+        )
 
     # Rating calls (annotators and admins).
 

@@ -108,25 +108,18 @@ class NemoRoutes:
             response = _json_error(405, errors.body("Method Not Allowed"))
             response.headers["Allow"] = ", ".join(found)
             return response
+
+        async def serve() -> web.StreamResponse:
+            if authenticate is not None:
+                authenticate(found.name, metadata)
+            return await found.handler(Call(request, found.params, read_body, max_json_values))
+
         return await native.guarded(
-            self._serve(found, request, authenticate, metadata, read_body, max_json_values),
+            serve(),
             _refusal,
             lambda: _json_error(500, errors.body("internal error")),
             f"{request.method} {found.name}",
         )
-
-    @staticmethod
-    async def _serve(
-        found: native.Found[Handler],
-        request: web.BaseRequest,
-        authenticate: Authenticate | None,
-        metadata: list[tuple[str, str]],
-        read_body: ReadBody,
-        max_json_values: int,
-    ) -> web.StreamResponse:
-        if authenticate is not None:
-            authenticate(found.name, metadata)
-        return await found.handler(Call(request, found.params, read_body, max_json_values))
 
     # Handlers.
 

@@ -80,27 +80,21 @@ class RunsRoutes:
             response = _error(Unimplemented(f"{request.method} is not allowed on {path}"), 405)
             response.headers["Allow"] = ", ".join(found)
             return response
+
+        async def serve() -> web.StreamResponse:
+            principal = authenticate(found.name, metadata) if authenticate is not None else None
+            require_admin(principal)
+            answer = await found.handler(self, request, found.params, read_body)
+            if answer is None:
+                return web.Response(status=204)
+            return _json(answer, 201 if found.method == "POST" else 200)
+
         return await native.guarded(
-            self._serve(found, request, authenticate, metadata, read_body),
+            serve(),
             _error,
             lambda: _error(EvalError("internal error")),
             f"{request.method} {found.name}",
         )
-
-    async def _serve(
-        self,
-        found: native.Found[Handler],
-        request: web.BaseRequest,
-        authenticate: Authenticate | None,
-        metadata: list[tuple[str, str]],
-        read_body: ReadBody,
-    ) -> web.StreamResponse:
-        principal = authenticate(found.name, metadata) if authenticate is not None else None
-        require_admin(principal)
-        answer = await found.handler(self, request, found.params, read_body)
-        if answer is None:
-            return web.Response(status=204)
-        return _json(answer, 201 if found.method == "POST" else 200)
 
     # Handlers.
 
