@@ -423,32 +423,29 @@ def measure(p: Plan) -> Section:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         url = stack.enter_context(fake_judge(p.delay, p.memory_delay))
         config = str(judge_config(folder, url, concurrency))
-        crews: dict[int, tuple[load.Crew, list[int]]] = {}
+        crews: dict[int, load.Crew] = {}
+        pids: dict[int, int] = {}
         for workers, bursts in timed.items():
-            port, _, pid = stack.enter_context(
+            port, _, pids[workers] = stack.enter_context(
                 evald_server("--judge-config", config, "--scoring-processes", "0", workers=workers)
             )
             extra = (memory,) if workers == 1 else ()
-            crews[workers] = (
-                stack.enter_context(load.Crew(BurstJob(port, (*bursts, *extra)), 1)),
-                [pid],
-            )
-        for crew, server in crews.values():
+            crews[workers] = stack.enter_context(load.Crew(BurstJob(port, (*bursts, *extra)), 1))
+        for crew in crews.values():
             crew.wait_ready()
-            server[:] = cpu.tree(server[0])  # workers have started: the whole tree from now on
+        # Read once every crew is ready: the workers have started by then.
+        trees = {workers: cpu.tree(pid) for workers, pid in pids.items()}
         for round_ in range(p.rounds):
             for workers, bursts in timed.items():
-                crew, server = crews[workers]
                 for which, burst in enumerate(bursts):
-                    got = _measure(crew, which, server)
+                    got = _measure(crews[workers], which, trees[workers])
                     found[workers, burst].append(got)
                     _progress(
                         f"round {round_ + 1} {SETUPS[workers]} {burst.kind} {burst.model}: "
                         f"{got.wall:.2f} s, {got.cpu:.2f} CPU s, {got.ok} ok, {got.errors} failed"
                     )
-        crew, server = crews[1]
         for number in range(p.memory_bursts):
-            peaks.append(got := _measure(crew, len(timed[1]), server))
+            peaks.append(got := _measure(crews[1], len(timed[1]), trees[1]))
             _progress(
                 f"memory burst {number + 1}: peak {got.peak_kib / 1024:.0f} MiB, "
                 f"{got.ok} ok, {got.errors} failed"
