@@ -1,23 +1,35 @@
 """The HTTP clients judges send through: pooled, and reading at most :data:`MAX_ANSWER_BYTES` of
 any response, so a judge that answers without end cannot fill the server's memory (or cache).
 
-:class:`JudgeHttp` is one judge's connections. The REST backends POST through aiohttp: a judge
-call is one small JSON exchange, and aiohttp's client spends about a sixth of the CPU httpx
-spends on it (0.15 vs 0.9 ms per call, 1,000 calls in flight on loopback), which is most of
-what evald itself spends around a judge call. An SDK that takes an httpx client (google-genai,
-for Vertex AI's application-default credentials) gets one from :func:`pooled_client`, made on
-first use.
+:class:`JudgeHttp` is one judge's connections. The REST backends POST through
+:mod:`evald.judges.http1`: a judge call is one small JSON exchange, and writing it whole and
+parsing its answer in place costs a fraction of what an HTTP library's client spends on it.
+An SDK that takes an httpx client (google-genai, for Vertex AI's application-default
+credentials) gets one from :func:`pooled_client`, made on first use.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import ssl
 from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass
 
-import aiohttp
 import httpx
+
+from evald.judges.http1 import Answer, ExchangeFailed, Http1Client, TooLarge, too_large
+
+__all__ = [
+    "MAX_ANSWER_BYTES",
+    "Answer",
+    "AnswerTooLarge",
+    "ExchangeFailed",
+    "JudgeHttp",
+    "TooLarge",
+    "connection_failed",
+    "pooled_client",
+    "shown_url",
+]
 
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
 """Largest HTTP response body read from a judge (the answer text is inside it)."""
@@ -76,7 +88,7 @@ class _CappedTransport(httpx.AsyncBaseTransport):
             declared = response.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > self.max_bytes:
                 await response.aclose()
-                raise AnswerTooLarge(_too_large(self.max_bytes), request=request)
+                raise AnswerTooLarge(too_large(self.max_bytes), request=request)
         except BaseException:
             busy[index] -= 1
             raise
@@ -116,7 +128,7 @@ class _CappedStream(httpx.AsyncByteStream):
         async for chunk in self.inner:
             read += len(chunk)
             if read > self.max_bytes:
-                raise AnswerTooLarge(_too_large(self.max_bytes), request=self.request)
+                raise AnswerTooLarge(too_large(self.max_bytes), request=self.request)
             yield chunk
 
     async def aclose(self) -> None:
@@ -128,69 +140,32 @@ class _CappedStream(httpx.AsyncByteStream):
                 done()
 
 
-@dataclass(frozen=True)
-class Answer:
-    """An HTTP response, read whole."""
-
-    status: int
-    reason: str
-    content: bytes
-
-
-class TooLarge(Exception):
-    """A response over the size cap (the message says so)."""
-
-
 class JudgeHttp:
     """One judge's connections: :meth:`post` for the REST backends, :meth:`httpx_client` for an
-    SDK. Made in a thread (loading the CA store takes ~20 ms); the aiohttp session itself is
-    made on the event loop at the first call, as aiohttp requires."""
+    SDK. Made in a thread: loading the CA store takes ~20 ms."""
 
-    def __init__(self, max_connections: int, max_bytes: int = MAX_ANSWER_BYTES) -> None:
+    def __init__(
+        self,
+        max_connections: int,
+        max_bytes: int = MAX_ANSWER_BYTES,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.max_connections = max_connections
         self.max_bytes = max_bytes
-        self._tls = httpx.create_ssl_context()  # the trust store httpx (and the SDKs) use
-        self._session: aiohttp.ClientSession | None = None
+        # The trust store httpx (and the SDKs) use, unless the caller brings its own.
+        self._tls = tls if tls is not None else httpx.create_ssl_context()
+        self._http1 = Http1Client(self._tls, max_connections, max_bytes)
         self._httpx: httpx.AsyncClient | None = None
-        self.is_closed = False
 
-    def _open(self) -> aiohttp.ClientSession:
-        if self.is_closed:
-            raise RuntimeError("the judge's connections are closed")
-        if self._session is None:
-            connector = aiohttp.TCPConnector(
-                # Callers bound their calls in flight (a judge's max_concurrency); a connector
-                # limit below that would queue calls behind it, as httpx's pool of 100 did.
-                limit=max(self.max_connections, OPEN_CONNECTIONS),
-                limit_per_host=0,
-                ssl=self._tls,
-                keepalive_timeout=30,
-            )
-            self._session = aiohttp.ClientSession(
-                connector=connector,
-                timeout=aiohttp.ClientTimeout(total=None),  # calls carry their own timeouts
-                auto_decompress=True,
-                skip_auto_headers=("User-Agent",),  # the backends send their own
-            )
-        return self._session
+    @property
+    def is_closed(self) -> bool:
+        return self._http1.is_closed
 
     async def post(self, url: str, headers: Mapping[str, str], body: bytes) -> Answer:
         """POST ``body`` and read the whole answer (no timeout of its own: the caller bounds
-        it). Raises :class:`TooLarge` over the size cap, ``aiohttp.ClientError`` (or
-        ``ValueError`` for a URL aiohttp refuses) when the exchange fails."""
-        session = self._open()
-        async with session.post(url, data=body, headers=headers, allow_redirects=False) as response:
-            declared = response.content_length
-            if declared is not None and declared > self.max_bytes:
-                raise TooLarge(_too_large(self.max_bytes))
-            chunks: list[bytes] = []
-            read = 0
-            async for chunk in response.content.iter_any():
-                read += len(chunk)
-                if read > self.max_bytes:  # counted after decompression: no zip bombs
-                    raise TooLarge(_too_large(self.max_bytes))
-                chunks.append(chunk)
-            return Answer(response.status, response.reason or "", b"".join(chunks))
+        it). Raises :class:`TooLarge` over the size cap, :class:`ExchangeFailed` when the
+        exchange fails, ``ValueError`` for a URL or header that cannot be sent."""
+        return await self._http1.post(url, headers, body)
 
     def httpx_client(self) -> httpx.AsyncClient:
         """A pooled, size-capped httpx client for an SDK, made on first use."""
@@ -200,17 +175,10 @@ class JudgeHttp:
 
     async def aclose(self) -> None:
         """Close every connection (again: a no-op)."""
-        self.is_closed = True
-        session, self._session = self._session, None
-        if session is not None:
-            await session.close()
+        await self._http1.aclose()
         client, self._httpx = self._httpx, None
         if client is not None:
             await client.aclose()
-
-
-def _too_large(max_bytes: int) -> str:
-    return f"the answer is larger than {max_bytes // 1024} KiB"
 
 
 def connection_failed(exc: BaseException, url: object = None) -> str:
@@ -226,8 +194,8 @@ def connection_failed(exc: BaseException, url: object = None) -> str:
     cause = exc.__cause__ if isinstance(exc.__cause__, httpx.TransportError) else exc
     reason = " ".join(str(cause).split())
     kind = type(cause).__name__
-    if type(cause) is aiohttp.ClientConnectorError:  # its text repeats the host and port
-        kind, reason = "ConnectError", " ".join(str(cause.os_error).split()) or reason
+    if isinstance(cause, ExchangeFailed):
+        kind, reason = cause.kind, " ".join(cause.reason.split())
     reason = re.sub(r"//[^/@\s]*@", "//", reason)
     why = f"{kind} ({reason})" if reason else kind
     return f"connection to {shown_url(url)} failed: {why}" if url else f"connection failed: {why}"

@@ -14,11 +14,9 @@ import platform
 from collections.abc import Mapping
 from typing import Any
 
-import aiohttp
-
 from evald import __version__
 from evald.judges.base import JudgeTimeout, TransientError
-from evald.judges.http import Answer, JudgeHttp, TooLarge, connection_failed
+from evald.judges.http import Answer, ExchangeFailed, JudgeHttp, TooLarge, connection_failed
 
 USER_AGENT = f"evald/{__version__} gl-python/{platform.python_version()}"
 """Sent as ``User-Agent`` (and Google's ``x-goog-api-client``)."""
@@ -44,7 +42,7 @@ async def post(
         raise JudgeTimeout(f"no answer within {timeout:.3g}s") from None
     except TooLarge as exc:
         raise TransientError(str(exc)) from None
-    except (aiohttp.ClientError, ValueError) as exc:  # ValueError: a URL aiohttp refuses
+    except (ExchangeFailed, ValueError) as exc:  # ValueError: a URL or header that cannot be sent
         raise TransientError(connection_failed(exc, url)) from None
 
 
