@@ -49,6 +49,9 @@ class Plan:
     """Budgets of one run."""
 
     rounds: int
+    warmup_rounds: int
+    """Rounds run first and not counted: the servers open their judge connections in them,
+    so the counted rounds measure calls on kept connections, as a server in use makes them."""
     delay: float
     """Seconds the scripted judge takes to answer."""
     calls: int
@@ -65,10 +68,12 @@ class Plan:
 
 
 def plan(quick: bool) -> Plan:
-    """Tiny bursts with ``quick`` (a smoke test), else the issue's sizes, two rounds each."""
+    """Tiny bursts with ``quick`` (a smoke test), else the targets' sizes: one warm-up round,
+    then three counted rounds."""
     if quick:
         return Plan(  # enough calls that the server's CPU shows in /proc's 10 ms ticks
             1,
+            0,
             delay=0.05,
             calls=200,
             rows=50,
@@ -78,7 +83,8 @@ def plan(quick: bool) -> Plan:
             memory_bursts=2,
         )
     return Plan(
-        2,
+        3,
+        1,
         delay=1.0,
         calls=1000,
         rows=250,
@@ -435,13 +441,15 @@ def measure(p: Plan) -> Section:
             crew.wait_ready()
         # Read once every crew is ready: the workers have started by then.
         trees = {workers: cpu.tree(pid) for workers, pid in pids.items()}
-        for round_ in range(p.rounds):
+        for round_ in range(-p.warmup_rounds, p.rounds):
             for workers, bursts in timed.items():
                 for which, burst in enumerate(bursts):
                     got = _measure(crews[workers], which, trees[workers])
-                    found[workers, burst].append(got)
+                    if round_ >= 0:
+                        found[workers, burst].append(got)
                     _progress(
-                        f"round {round_ + 1} {SETUPS[workers]} {burst.kind} {burst.model}: "
+                        f"round {round_ + 1 if round_ >= 0 else 'warm-up'} {SETUPS[workers]} "
+                        f"{burst.kind} {burst.model}: "
                         f"{got.wall:.2f} s, {got.cpu:.2f} CPU s, {got.ok} ok, {got.errors} failed"
                     )
         for number in range(p.memory_bursts):
@@ -506,7 +514,8 @@ def measure(p: Plan) -> Section:
         f"{concurrency} per process, one judge per backend; the scripted judge (aiohttp) and "
         f"each server's load (grpc.aio, {CHANNELS} connections, spread over the workers by the "
         "kernel) run in processes of their own; CPU is the server's process tree from /proc, "
-        f"divided by the judge calls made; bursts alternate, {p.rounds} round(s)"
+        f"divided by the judge calls made; bursts alternate, {p.rounds} round(s) after "
+        f"{p.warmup_rounds} uncounted warm-up round(s) that open the judge connections"
     )
     return section
 
