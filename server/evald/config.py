@@ -80,6 +80,11 @@ class Settings:
     grpc_idle_seconds: float = setting(
         300.0, "close a gRPC connection with no call for this long (clients reconnect)"
     )
+    max_pending_calls: int = setting(
+        20_000,
+        "gRPC calls that may wait, per server process, for the server to take them up; gRPC "
+        "cancels calls beyond (its own default is 3,000)",
+    )
     workers: int = setting(
         1, "server processes sharing the port (SO_REUSEPORT); 0: one per available core"
     )
@@ -250,6 +255,8 @@ class Settings:
         object.__setattr__(self, "cors_origins", cors_origins(self.cors_origins))
         if not self.http_idle_seconds > 0 or not self.grpc_idle_seconds > 0:
             raise ValueError("http_idle_seconds and grpc_idle_seconds must be positive")
+        if self.max_pending_calls < 1:
+            raise ValueError(f"max_pending_calls must be 1 or more, got {self.max_pending_calls}")
         if self.max_http_connections < 0:
             raise ValueError("max_http_connections must be 0 (automatic) or more")
         if self.max_http_body_bytes <= 0:

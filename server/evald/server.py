@@ -134,9 +134,16 @@ class RunningServer:
 
 
 def connection_options(settings: Settings) -> list[tuple[str, int]]:
-    """How the gRPC server treats connections: idle ones are closed, dead peers found by
-    keepalive pings, and a connection that never completes its handshake dropped."""
+    """How the gRPC server treats connections and calls: idle connections are closed, dead
+    peers found by keepalive pings, a connection that never completes its handshake dropped,
+    and a burst of calls waits for the event loop instead of being cancelled.
+
+    gRPC holds the calls that arrive before the event loop takes them up (one at a time) in a
+    queue, and cancels those beyond its default of 3,000: a client that starts 5,000 judge
+    calls at once saw 2,000 of them CANCELLED, a status no client library retries."""
     return [
+        ("grpc.server.max_pending_requests", settings.max_pending_calls),
+        ("grpc.server.max_pending_requests_hard_limit", settings.max_pending_calls),
         ("grpc.max_connection_idle_ms", int(settings.grpc_idle_seconds * 1000)),
         ("grpc.keepalive_time_ms", 60_000),  # ping a connection silent for a minute
         ("grpc.keepalive_timeout_ms", 20_000),  # and drop it if the ping is not answered

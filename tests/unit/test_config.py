@@ -111,6 +111,8 @@ INVALID = [
     ({}, {"log_level": "LOUD"}, "log level must be one of"),
     ({}, {"host": ""}, "host must not be empty"),
     ({}, {"host": "[]"}, "host must not be empty"),
+    ({}, {"max_pending_calls": 0}, "max_pending_calls must be 1 or more, got 0"),
+    ({"EVALD_MAX_PENDING_CALLS": "-5"}, {}, "max_pending_calls must be 1 or more"),
 ]
 
 
