@@ -324,9 +324,9 @@ class Judges:
             await http.aclose()  # a no-op for one a replaced runtime closed already
 
     def close(self) -> None:
-        """Close the judge cache (the server's last step)."""
+        """Close the judge cache (the server's last step): what it was given is stored first."""
         if self._runtime is not None and self._runtime.cache is not None:
-            self._runtime.cache.close()
+            self._runtime.cache.close(wait=10.0)
 
 
 class _Client:
