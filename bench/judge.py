@@ -197,7 +197,8 @@ def _wait_port(port: int) -> None:
 
 
 def judge_config(folder: Path, url: str, concurrency: int) -> Path:
-    """A judge config file: one judge per backend at ``url``, cache off, no retries."""
+    """A judge config file: one judge per backend at ``url``, no retries, the answer cache on
+    (in ``folder``; calls that should not use it say so in their metadata)."""
     key = folder / "key"
     key.write_text("bench-key")
     judges = {
@@ -215,7 +216,7 @@ def judge_config(folder: Path, url: str, concurrency: int) -> Path:
         "default_judge": "gemini",
         "timeout_seconds": 60,
         "retry": {"max_attempts": 1},
-        "cache": {"enabled": False},
+        "cache": {"enabled": True, "path": str(folder / "judge-cache.sqlite3")},
         "judges": judges,
     }
     path = folder / "judges.json"
@@ -268,18 +269,22 @@ class Burst:
     model: str
     count: int
     spread: float = 0.0
-    """Seconds over which the calls start (0: all at once). gRPC's server cancels calls beyond
-    a few thousand waiting to be taken up, so a burst of 5,000 ramps up."""
+    """Seconds over which the calls start (0: all at once)."""
+    cached: bool = False
+    """Through the judge cache, each measurement with texts of its own (a lookup that misses,
+    the judge call, a write); other bursts ask the server to leave the cache out."""
 
     @property
     def judge_calls(self) -> int:
         """Judge calls the burst makes."""
         return self.count * (4 if self.kind == "pairwise" else 1)
 
-    def bodies(self) -> list[bytes]:
-        """The burst's request bodies, each with its own text."""
+    def bodies(self, measurement: int = 0) -> list[bytes]:
+        """The burst's request bodies, each with its own text (new for each measurement of a
+        cached burst)."""
         build = pointwise_request if self.kind == "pointwise" else pairwise_request
-        return [build(self.model, i) for i in range(self.count)]
+        first = measurement * self.count if self.cached else 0
+        return [build(self.model, i) for i in range(first, first + self.count)]
 
 
 @dataclass(frozen=True)
@@ -299,8 +304,9 @@ class _Bursts:
         import grpc
 
         self.loop = asyncio.new_event_loop()
+        self.bursts = job.bursts
         self.bodies = [burst.bodies() for burst in job.bursts]
-        self.spreads = [burst.spread for burst in job.bursts]
+        self.measured = [0] * len(job.bursts)
 
         async def connect() -> list[grpc.aio.Channel]:  # a channel belongs to the running loop
             return [
@@ -313,12 +319,15 @@ class _Bursts:
 
         self.channels = self.loop.run_until_complete(connect())
         self.calls = [channel.unary_unary(METHOD, None, None) for channel in self.channels]
-        for bodies in self.bodies:  # connects, and builds the judge clients (a warm server)
-            self.loop.run_until_complete(self._send(bodies[: 2 * CHANNELS]))
+        for burst, bodies in zip(job.bursts, self.bodies, strict=True):
+            # Connects, and builds the judge clients (a warm server).
+            self.loop.run_until_complete(self._send(burst, bodies[: 2 * CHANNELS]))
 
-    async def _send(self, bodies: list[bytes], spread: float = 0.0) -> load.Part:
+    async def _send(self, burst: Burst, bodies: list[bytes]) -> load.Part:
         latencies: list[float] = []
         errors: list[str] = []
+        spread = burst.spread
+        metadata = () if burst.cached else (("x-evald-judge-cache", "off"),)
         start, used = time.perf_counter(), time.process_time()
 
         async def one(i: int, body: bytes) -> None:
@@ -326,7 +335,7 @@ class _Bursts:
                 await asyncio.sleep(spread * i / len(bodies))
             began = time.perf_counter()
             try:
-                await self.calls[i % len(self.calls)](body, timeout=120)
+                await self.calls[i % len(self.calls)](body, timeout=120, metadata=metadata)
             except Exception as exc:
                 errors.append(str(exc)[:300])
                 return
@@ -342,7 +351,12 @@ class _Bursts:
 
     def __call__(self, which: float) -> load.Part:
         index = int(which)
-        return self.loop.run_until_complete(self._send(self.bodies[index], self.spreads[index]))
+        burst = self.bursts[index]
+        bodies = self.bodies[index]
+        if burst.cached:  # texts no measurement has sent: every call misses, then writes
+            self.measured[index] += 1
+            bodies = burst.bodies(self.measured[index])
+        return self.loop.run_until_complete(self._send(burst, bodies))
 
     def close(self) -> None:
         for channel in self.channels:
@@ -418,9 +432,10 @@ def measure(p: Plan) -> Section:
     load process; the single-sample bursts run on both, the rest on the single process."""
     pointwise = [Burst("pointwise", MODELS[backend], p.calls) for backend in ("gemini", "openai")]
     pairwise = [Burst("pairwise", MODELS[backend], p.rows) for backend in ("gemini", "openai")]
+    cached = Burst("pointwise", MODELS["gemini"], p.calls, cached=True)
     memory = Burst("pointwise", MODELS["gemini"] + "-slow", p.in_flight, p.memory_spread)
     concurrency = max(2000, p.in_flight)
-    timed = {1: [*pointwise, *pairwise], 0: pointwise}
+    timed = {1: [*pointwise, *pairwise, cached], 0: pointwise}
     found: dict[tuple[int, Burst], list[Measured]] = {
         (workers, burst): [] for workers, bursts in timed.items() for burst in bursts
     }
@@ -460,6 +475,8 @@ def measure(p: Plan) -> Section:
             )
     section = Section("judge", "Judge path: evald around each LLM judge call")
     for (workers, burst), measured in found.items():
+        if burst.cached:
+            continue
         backend = "gemini" if burst.model == MODELS["gemini"] else "openai"
         per_call = [m.cpu / burst.judge_calls * 1000 for m in measured]
         walls = [m.wall for m in measured]
@@ -494,6 +511,7 @@ def measure(p: Plan) -> Section:
                 f"rounds {_span(walls)} s; {judged}",
             )
         )
+    section.rows += _cache_rows(found[1, cached], found[1, pointwise[0]], cached, p)
     warm, last = peaks[1].peak_kib, peaks[-1].peak_kib
     section.rows.append(
         Row(
@@ -515,9 +533,42 @@ def measure(p: Plan) -> Section:
         f"each server's load (grpc.aio, {CHANNELS} connections, spread over the workers by the "
         "kernel) run in processes of their own; CPU is the server's process tree from /proc, "
         f"divided by the judge calls made; bursts alternate, {p.rounds} round(s) after "
-        f"{p.warmup_rounds} uncounted warm-up round(s) that open the judge connections"
+        f"{p.warmup_rounds} uncounted warm-up round(s) that open the judge connections; the "
+        "judge cache (SQLite) is on, and every call but those of the cache rows asks to leave "
+        "it out (x-evald-judge-cache: off)"
     )
     return section
+
+
+def _cache_rows(cached: list[Measured], plain: list[Measured], burst: Burst, p: Plan) -> list[Row]:
+    """What the judge cache (on by default) adds to the same burst: each call new, so each
+    one looks up, misses, calls the judge and writes its answer."""
+    per_call = [m.cpu / burst.judge_calls * 1000 for m in cached]
+    without = [m.cpu / burst.judge_calls * 1000 for m in plain]
+    walls, plain_walls = [m.wall for m in cached], [m.wall for m in plain]
+    what = f"{burst.count:,} concurrent single-sample pointwise calls, judge cache on, one process"
+    judged = f"judge answers in {p.delay:g} s; {sum(m.errors for m in cached)} calls failed"
+    return [
+        Row(
+            "server CPU per judge call, gemini",
+            what,
+            sum(per_call) / len(per_call),
+            sum(without) / len(without),
+            "the same burst, cache left out",
+            unit="ms",
+            note=f"each call new: a lookup that misses, the judge call, a write; rounds "
+            f"{_span(per_call)} ms (cache left out: {_span(without)} ms); {judged}",
+        ),
+        Row(
+            "wall time, gemini",
+            what,
+            sum(walls) / len(walls),
+            sum(plain_walls) / len(plain_walls),
+            "the same burst, cache left out",
+            unit="s",
+            note=f"rounds {_span(walls)} s (cache left out: {_span(plain_walls)} s); {judged}",
+        ),
+    ]
 
 
 def run(quick: bool) -> Section:

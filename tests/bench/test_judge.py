@@ -22,11 +22,15 @@ def test_quick_judge_section_writes_its_rows(
     for backend in ("gemini", "openai"):
         for case in (f"server CPU per judge call, {backend}", f"wall time, {backend}"):
             sizes = sorted(size for name, size in cases if name == case)
+            cached = ["200 concurrent single-sample pointwise calls, judge cache on, one process"]
             assert sizes == [
                 "200 concurrent single-sample pointwise calls, --workers 0",
+                *(cached if backend == "gemini" else []),
                 "200 concurrent single-sample pointwise calls, one process",
                 "50 pairwise rows x 4 samples, flip, one process",
             ], sizes
+    cache_rows = [row for row in section["rows"] if "judge cache on" in row["size"]]
+    assert {row["baseline_name"] for row in cache_rows} == {"the same burst, cache left out"}
     assert any(name.startswith("server RSS") for name, _ in cases)
     for row in section["rows"]:
         assert row["ours"] > 0
