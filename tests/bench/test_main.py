@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from bench.__main__ import SECTIONS, main
+from bench.__main__ import SECTIONS, main, runner
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_quick_run_writes_table_and_json(
@@ -43,4 +47,14 @@ def test_unknown_section_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_sections_are_named_runners() -> None:
     assert "metrics" in SECTIONS
-    assert all(callable(run) for run in SECTIONS.values())
+    assert all(callable(runner(name)) for name in SECTIONS)
+
+
+def test_the_main_module_imports_no_section() -> None:
+    """Spawned load processes import it again: it must stay light."""
+    check = "import sys, bench.__main__; print(sorted(m for m in sys.modules if m in SECTIONS))"
+    code = f"SECTIONS = {sorted(SECTIONS.values())!r}; {check}"
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert shown.stdout.strip() == "[]"
