@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-import ssl
 from collections.abc import AsyncIterator, Callable, Mapping
 
 import httpx
@@ -144,17 +143,11 @@ class JudgeHttp:
     """One judge's connections: :meth:`post` for the REST backends, :meth:`httpx_client` for an
     SDK. Made in a thread: loading the CA store takes ~20 ms."""
 
-    def __init__(
-        self,
-        max_connections: int,
-        max_bytes: int = MAX_ANSWER_BYTES,
-        tls: ssl.SSLContext | None = None,
-    ) -> None:
+    def __init__(self, max_connections: int, max_bytes: int = MAX_ANSWER_BYTES) -> None:
         self.max_connections = max_connections
         self.max_bytes = max_bytes
-        # The trust store httpx (and the SDKs) use, unless the caller brings its own.
-        self._tls = tls if tls is not None else httpx.create_ssl_context()
-        self._http1 = Http1Client(self._tls, max_connections, max_bytes)
+        tls = httpx.create_ssl_context()  # the trust store httpx (and the SDKs) use
+        self._http1 = Http1Client(tls, max_connections, max_bytes)
         self._httpx: httpx.AsyncClient | None = None
 
     @property

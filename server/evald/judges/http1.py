@@ -22,7 +22,7 @@ import base64
 import re
 import ssl
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -208,7 +208,7 @@ class _Reader:
             del buffer[: end + 4]
             self._head(head)
             return True
-        if self.state == "length":
+        if self.state in ("length", "chunk"):
             if not buffer:
                 return False
             take = bytes(buffer[: self.remaining])
@@ -216,7 +216,10 @@ class _Reader:
             self.remaining -= len(take)
             self._body(take)
             if self.remaining == 0:
-                self._end()
+                if self.state == "length":
+                    self._end()
+                else:
+                    self.state = "chunk-end"
             return True
         if self.state == "chunk-size":
             end = buffer.find(b"\r\n")
@@ -230,16 +233,6 @@ class _Reader:
             del buffer[: end + 2]
             self.remaining = int(match.group(1), 16)
             self.state = "chunk" if self.remaining else "trailers"
-            return True
-        if self.state == "chunk":
-            if not buffer:
-                return False
-            take = bytes(buffer[: self.remaining])
-            del buffer[: len(take)]
-            self.remaining -= len(take)
-            self._body(take)
-            if self.remaining == 0:
-                self.state = "chunk-end"
             return True
         if self.state == "chunk-end":
             if len(buffer) < 2:
@@ -459,7 +452,7 @@ class Http1Client:
 
     def __init__(
         self,
-        tls: ssl.SSLContext | Callable[[], ssl.SSLContext],
+        tls: ssl.SSLContext,
         max_idle: int,
         max_bytes: int,
         keepalive: float = KEEPALIVE_SECONDS,
@@ -524,11 +517,7 @@ class Http1Client:
         loop = self._loop
         if loop is None:
             loop = self._loop = asyncio.get_running_loop()
-        tls: ssl.SSLContext | None = None
-        if where.scheme == "https":
-            if not isinstance(self._tls, ssl.SSLContext):
-                self._tls = self._tls()
-            tls = self._tls
+        tls = self._tls if where.scheme == "https" else None
         max_bytes = self.max_bytes
         try:
             _, connection = await loop.create_connection(
