@@ -30,9 +30,18 @@ def _exit_with(parent: int, loaded: threading.Event) -> None:
             os._exit(0)
 
 
+def _parent() -> int:
+    """The process this forkserver belongs to, as it named itself
+    (``evald.scoring.FORKSERVER_PARENT``; not imported, so the watch starts at once), else the
+    parent now: one that died before this module ran would already have been replaced by
+    whoever adopted the forkserver."""
+    named = os.environ.get("EVALD_FORKSERVER_PARENT", "")
+    return int(named) if named.isdigit() else os.getppid()
+
+
 def _load() -> None:
     loaded = threading.Event()
-    watcher = threading.Thread(target=_exit_with, args=(os.getppid(), loaded), daemon=True)
+    watcher = threading.Thread(target=_exit_with, args=(_parent(), loaded), daemon=True)
     watcher.start()
     try:
         from evald.metrics.catalog import builtin

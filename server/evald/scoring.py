@@ -285,6 +285,19 @@ def _fail(waiter: asyncio.Future[Any]) -> None:
         waiter.set_exception(ScoringUnavailable("the scoring processes are stopping"))
 
 
+FORKSERVER_PARENT = "EVALD_FORKSERVER_PARENT"
+"""The environment variable that names the process a scoring forkserver belongs to
+(:func:`own_forkserver`). The forkserver watches that process while it loads the metrics
+(:mod:`evald._forkserver_preload`); a parent that died before the watch began is then noticed at
+once, where the parent the forkserver would see by then is whoever adopted it."""
+
+
+def own_forkserver() -> None:
+    """Name this process as the parent of the forkserver it will start. Call it while the
+    process has a single thread: changing the environment is not thread-safe."""
+    os.environ[FORKSERVER_PARENT] = str(os.getpid())
+
+
 def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

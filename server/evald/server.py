@@ -25,7 +25,7 @@ from evald.app import App
 from evald.config import Settings
 from evald.ops import auth, calls, telemetry, tracing
 from evald.ops.interceptor import METRICS_METHOD, Guard, GuardInterceptor
-from evald.scoring import configure_scoring, shutdown_scoring, warm_scoring_pool
+from evald.scoring import configure_scoring, own_forkserver, shutdown_scoring, warm_scoring_pool
 
 log = logging.getLogger(__name__)
 
@@ -389,6 +389,7 @@ def main(settings: Settings) -> None:
     """Configure logging and serve until signalled."""
     logs.configure(settings.log_level)
     fast_log_records()
+    own_forkserver()  # while this process has one thread
     asyncio.run(serve(settings))
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from evald import logs
 from evald.config import Settings
-from evald.scoring import SCORING_CPUS_ENV, available_cores
+from evald.scoring import SCORING_CPUS_ENV, available_cores, own_forkserver
 
 log = logging.getLogger(__name__)
 
@@ -235,6 +235,7 @@ def _worker_main(argv: Sequence[str]) -> int:
         loop = asyncio.get_running_loop()
         loop.add_reader(sys.stdin.fileno(), _stop_if_orphaned, loop)
 
+    own_forkserver()  # while this process has one thread
     try:
         asyncio.run(serve(settings, on_started=started))
     except OSError as exc:

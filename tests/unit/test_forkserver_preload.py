@@ -34,6 +34,24 @@ def test_a_loading_forkserver_exits_with_its_parent() -> None:
     assert time.monotonic() - start < 60, "the orphaned forkserver kept the pipe to the end"
 
 
+def test_a_forkserver_whose_parent_died_before_the_watch_exits() -> None:
+    """The parent names itself, starts the stand-in and exits at once: by the time the preload
+    runs, the stand-in's parent is whoever adopted it, and only the name tells."""
+    late = "import time; time.sleep(1)\n" + FORKSERVER
+    parent = textwrap.dedent(
+        f"""
+        import os, subprocess, sys
+        from evald.scoring import own_forkserver
+        own_forkserver()
+        subprocess.Popen([sys.executable, "-c", {late!r}], stderr=subprocess.DEVNULL)
+        """
+    )
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", parent], stdout=subprocess.PIPE, timeout=150)
+    assert done.returncode == 0
+    assert time.monotonic() - start < 60, "the orphaned forkserver kept the pipe to the end"
+
+
 def test_once_loaded_no_thread_is_left_to_fork_alongside() -> None:
     script = (
         "import threading, evald._forkserver_preload\n"
