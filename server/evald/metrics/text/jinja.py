@@ -98,9 +98,10 @@ class _Environment(SandboxedEnvironment):
         return "".join(kept)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator in ("*", "**") and any(
-            isinstance(v, int) and abs(v) > MAX_FACTOR for v in (left, right)
-        ):
+        # Plain expressions, not any()/all() over generators: a generator left unfinished is
+        # closed later, and the render budget's trace function may raise in that close, where
+        # nothing can catch it.
+        if operator in ("*", "**") and (_too_big(left) or _too_big(right)):
             raise TemplateError(
                 f"arithmetic with numbers above {MAX_FACTOR} is not allowed in templates"
             )
@@ -108,7 +109,7 @@ class _Environment(SandboxedEnvironment):
             for sized, times in ((left, right), (right, left)):
                 if hasattr(sized, "__len__") and isinstance(times, int):
                     _check_size(len(sized) * max(times, 0))
-        if operator == "+" and all(hasattr(v, "__len__") for v in (left, right)):
+        if operator == "+" and hasattr(left, "__len__") and hasattr(right, "__len__"):
             _check_size(len(left) + len(right))
         return super().call_binop(context, operator, left, right)
 
@@ -117,6 +118,10 @@ class _Environment(SandboxedEnvironment):
         texts = [str(part) for part in parts]
         _check_size(sum(map(len, texts)))
         return "".join(texts)
+
+
+def _too_big(value: Any) -> bool:
+    return isinstance(value, int) and abs(value) > MAX_FACTOR
 
 
 def _check_size(size: int) -> None:
