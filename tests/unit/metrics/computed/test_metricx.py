@@ -13,7 +13,6 @@ from typing import Any
 
 import grpc
 import pytest
-import torch
 from evald.api import messages as m
 from evald.errors import FailedPrecondition, InvalidArgument
 from evald.metrics.catalog import builtin
@@ -21,7 +20,6 @@ from evald.metrics.computed.metricx import TOKENIZER, Metricx, MetricxKind
 from evald.models.inline import InlineModels
 from google.protobuf import json_format
 from safetensors import safe_open
-from transformers import MT5Config, MT5ForConditionalGeneration, T5Tokenizer
 
 from tests.support import CALL, serving, stub
 
@@ -69,6 +67,11 @@ INSTANCES = [
 @pytest.fixture(scope="module")
 def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny random mT5 saved as MetricX-24, and a tiny mT5 tokenizer where mT5's is found."""
+    # Imported here, not at the top: torch and transformers take ~4 s to import, which every
+    # test process collecting this module would pay, whether it runs these tests or not.
+    import torch
+    from transformers import MT5Config, MT5ForConditionalGeneration, T5Tokenizer
+
     root = tmp_path_factory.mktemp("models")
     vocab = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)]
     vocab += [(f"\u2581{w}", -2.0 - i / 10) for i, w in enumerate(WORDS)]
@@ -107,6 +110,9 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def reference_score(models_dir: Path, text: str) -> float:
     """MT5ForRegression's score: the full encoder-decoder forward pass from decoder token 0,
     the logit of <extra_id_10> at position 0, clipped to [0, 25]; the input without </s>."""
+    import torch  # see models_dir
+    from transformers import MT5ForConditionalGeneration, T5Tokenizer
+
     tokenizer = T5Tokenizer.from_pretrained(models_dir / TOKENIZER)
     model: Any = MT5ForConditionalGeneration.from_pretrained(models_dir / MODEL)
     model.eval()

@@ -15,12 +15,13 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
 from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers, processors
 from tokenizers.models import Unigram
-from transformers import XLMRobertaConfig, XLMRobertaModel
+
+if TYPE_CHECKING:
+    import torch
 
 ENCODER = "tiny-xlm-roberta"
 """The encoder's folder under the models directory (``pretrained_model`` in hparams.yaml)."""
@@ -155,6 +156,11 @@ def hparams(variant: str, shape: Shape = TINY) -> dict[str, Any]:
 def state_dict(variant: str, shape: Shape = TINY) -> dict[str, torch.Tensor]:
     """The COMET model's parameters (``encoder.model.*``, ``layerwise_attention.*``,
     ``estimator.ff.*``), each seeded by its name."""
+    # Imported here, not at the top: torch and transformers take ~4 s to import, which every
+    # test process collecting the COMET tests would pay, whether it runs them or not.
+    import torch
+    from transformers import XLMRobertaConfig, XLMRobertaModel
+
     config = encoder_config(shape)
     hp = hparams(variant, shape)
     encoder = XLMRobertaModel(XLMRobertaConfig(**config), add_pooling_layer=False)
@@ -180,6 +186,8 @@ def state_dict(variant: str, shape: Shape = TINY) -> dict[str, torch.Tensor]:
 def build(models_dir: Path, variant: str = "comet22", shape: Shape = TINY) -> Path:
     """Write the encoder (config, tokenizer) and the COMET model (``checkpoints/model.ckpt``,
     ``hparams.yaml``) under ``models_dir``; the COMET model's folder."""
+    import torch  # see state_dict
+
     encoder = models_dir / ENCODER
     encoder.mkdir(parents=True, exist_ok=True)
     (encoder / "config.json").write_text(json.dumps(encoder_config(shape), indent=2))

@@ -13,15 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from evald.errors import FailedPrecondition
+from evald.fmeval import run as runs
+from evald.metrics.named.fmeval.bertscore import LAYERS, BertScoreKind
+from evald.models.inline import InlineModels
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-bert_score = pytest.importorskip("bert_score")
+from tests.optional import Lazy, needs
 
-from evald.errors import FailedPrecondition  # noqa: E402
-from evald.fmeval import run as runs  # noqa: E402
-from evald.metrics.named.fmeval.bertscore import LAYERS, BertScoreKind  # noqa: E402
-from evald.models.inline import InlineModels  # noqa: E402
+pytestmark = needs("torch", "transformers", "bert_score")
+torch: Any = Lazy("torch")
+transformers: Any = Lazy("transformers")
+bert_score: Any = Lazy("bert_score")
 
 WORDS = [
     "the",

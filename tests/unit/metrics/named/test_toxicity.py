@@ -12,19 +12,16 @@ from typing import Any
 
 import grpc
 import pytest
+from evald.metrics.named.fmeval.toxicity import DETOXIFY_SCORES, DetoxifyKind, ToxigenKind
+from google.protobuf import json_format
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-detoxify = pytest.importorskip("detoxify")
+from tests.optional import Lazy, needs
+from tests.support import MESSAGES, ServerThread, serving, stub
 
-from evald.metrics.named.fmeval.toxicity import (  # noqa: E402
-    DETOXIFY_SCORES,
-    DetoxifyKind,
-    ToxigenKind,
-)
-from google.protobuf import json_format  # noqa: E402
-
-from tests.support import MESSAGES, ServerThread, serving, stub  # noqa: E402
+pytestmark = needs("torch", "transformers", "detoxify")
+torch: Any = Lazy("torch")
+transformers: Any = Lazy("transformers")
+detoxify: Any = Lazy("detoxify")
 
 DETOXIFY_CLASSES = [
     *DETOXIFY_SCORES,
