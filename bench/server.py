@@ -82,6 +82,9 @@ class Plan:
     """Length of the one-off in-process measurement of the offload comparison."""
     compare: bool
     """Also compare offload strategies (full run only)."""
+    cores: int
+    """Server workers, echo and bare-kernel processes and in-process kernels of the main
+    measurement: one per core, or one in the quick run (which only checks that it all runs)."""
     warm_connections: int = 12
     """New connections that send the covering requests before the ROUGE rounds (enough to
     reach every worker; the quick run only checks that warming works)."""
@@ -93,7 +96,14 @@ def plan(quick: bool) -> Plan:
     if quick:
         tiny = Load(processes=1, connections=2, concurrency=4, seconds=0.2, warmup=1)
         return Plan(
-            1, tiny, tiny, pairs=100, baseline_seconds=0.05, compare=False, warm_connections=1
+            1,
+            tiny,
+            tiny,
+            pairs=100,
+            baseline_seconds=0.05,
+            compare=False,
+            cores=1,
+            warm_connections=1,
         )
     # Short rounds, many of them: this machine's speed drifts by +-20% within seconds, and
     # alternating short rounds spreads that drift over everything measured.
@@ -104,6 +114,7 @@ def plan(quick: bool) -> Plan:
         pairs=3000,
         baseline_seconds=3.0,
         compare=True,
+        cores=cores,
     )
 
 
@@ -477,7 +488,7 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
         echo_port, _ = stack.enter_context(echo_server(cores))
         bare_servers = {m: stack.enter_context(echo_server(cores, m)) for m in METRICS}
         bare_ports = {metric: port for metric, (port, _) in bare_servers.items()}
-        port, http_port, server_pid = stack.enter_context(evald_server(workers=0))
+        port, http_port, server_pid = stack.enter_context(evald_server(workers=cores))
         for warmed in (port, bare_ports["rouge"]):
             warm_stem_caches(warmed, p.batch_load.processes, p.warm_connections)
 
@@ -587,9 +598,9 @@ def measure_main(p: Plan, cores: int) -> tuple[list[Row], list[str]]:
             )
         )
     notes = [
-        f"evald: `evald serve --workers 0` ({cores} workers, each pinned to a core, with "
-        f"{cores} unpinned scoring processes each); echo: as many echo processes on the same "
-        "port, pinned alike. "
+        f"evald: `evald serve --workers {cores}` (each worker pinned to a core, with "
+        f"{available_cores()} unpinned scoring processes each); echo: as many echo processes "
+        "on the same port, pinned alike. "
         f"Load: {p.load.processes} Python load processes x {p.load.connections} connections, "
         f"{p.load.concurrency} (batches: {p.batch_load.concurrency}) calls in flight each; the "
         "load shares the machine. Every measurement (in-process ones included) is made by "
@@ -806,9 +817,9 @@ asyncio.run(main())
 def run(quick: bool) -> Section:
     """Measure; ``quick`` only checks that it all runs (tiny budgets)."""
     p = plan(quick)
-    cores = available_cores()
+    cores = p.cores
     rows, notes = measure_main(p, cores)
-    if cores > 1 and hasattr(os, "sched_setaffinity"):
+    if available_cores() > 1 and hasattr(os, "sched_setaffinity"):
         more_rows, more_notes = measure_isolated(p)
         rows += more_rows
         notes += more_notes

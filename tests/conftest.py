@@ -48,6 +48,8 @@ SLOW_TESTS = {
     "bench/test_load.py::test_crew_processes_measure_many_rounds_and_report_failures",
     "bench/test_main.py::test_quick_run_writes_table_and_json",
     "bench/test_server.py::test_quick_server_section_runs_against_echo_and_evald",
+    "bench/test_judge.py::test_quick_judge_section_writes_its_rows",
+    "bench/test_models.py::test_quick_models_section_runs_against_the_reference_packages",
     "unit/test_scoring.py::test_a_job_runs_in_another_process",
     "e2e/test_ray.py::test_driver_killed_and_restarted_stores_every_row_once",
     "bench/test_ray.py::test_quick_ray_section_compares_both_engines",
@@ -62,13 +64,19 @@ alone."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    slow = set()
     for item in items:
         module = item.path.resolve().relative_to(TESTS).as_posix()
         test = f"{module}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
         if module in SLOW_MODULES or test in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+            slow.add(item.path)
         if module in CLUSTER_MODULES:
             item.add_marker(pytest.mark.cluster)
+    # Modules with slow tests first, each module's tests kept in order. `make test` hands whole
+    # modules to the test processes in this order as they free up (xdist's loadfile, not
+    # reordered): a long module handed out last would run on alone after the others finish.
+    items.sort(key=lambda item: item.path not in slow)
 
 
 @pytest.fixture(scope="session")
