@@ -24,6 +24,7 @@ import ssl
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import unquote, urlsplit
 
 MAX_HEAD_BYTES = 64 * 1024
@@ -370,8 +371,8 @@ class _Connection(asyncio.Protocol):
         self.idle_since = 0.0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # A stream transport, whatever its class: uvloop's do not derive from asyncio's.
+        self.transport = cast(asyncio.Transport, transport)
 
     @property
     def usable(self) -> bool:
@@ -519,15 +520,28 @@ class Http1Client:
             loop = self._loop = asyncio.get_running_loop()
         tls = self._tls if where.scheme == "https" else None
         max_bytes = self.max_bytes
+        hostname = where.host if tls is not None else None
         try:
-            _, connection = await loop.create_connection(
-                lambda: _Connection(loop, max_bytes),
-                where.host,
-                where.port,
-                ssl=tls,
-                server_hostname=where.host if tls is not None else None,
-                happy_eyeballs_delay=0.25,
-            )
+            if isinstance(loop, asyncio.BaseEventLoop):
+                # Happy Eyeballs (RFC 8305): an address that does not answer within 250 ms
+                # races the next one. Only asyncio's own loops take the argument: uvloop's,
+                # which Ray's workers run where it is installed, refuses it.
+                _, connection = await loop.create_connection(
+                    lambda: _Connection(loop, max_bytes),
+                    where.host,
+                    where.port,
+                    ssl=tls,
+                    server_hostname=hostname,
+                    happy_eyeballs_delay=0.25,
+                )
+            else:
+                _, connection = await loop.create_connection(
+                    lambda: _Connection(loop, max_bytes),
+                    where.host,
+                    where.port,
+                    ssl=tls,
+                    server_hostname=hostname,
+                )
         except (OSError, ssl.SSLError) as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise ExchangeFailed("ConnectError", reason) from None

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+import uvloop
 from aiohttp import web
 from evald.judges.http1 import (
     Answer,
@@ -358,6 +359,33 @@ async def test_calls_reuse_one_connection_and_send_what_they_are_given() -> None
     ]
     assert len({s[3] for s in seen}) == 1
     assert client.connections_made == 1
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["http", "https"])
+def test_the_client_runs_on_uvloop(tmp_path: Path, tls: bool) -> None:
+    """Ray's workers run their event loop on uvloop when it is installed: its transports are
+    not asyncio's classes, and its ``create_connection`` lacks some of asyncio's arguments."""
+    serving, trust = None, ssl.create_default_context()
+    if tls:
+        cert, key = self_signed(tmp_path)
+        serving = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        serving.load_cert_chain(cert, key)
+        trust = ssl.create_default_context(cafile=str(cert))
+
+    async def echo(request: web.Request) -> web.StreamResponse:
+        return web.Response(body=await request.read())
+
+    async def scenario() -> tuple[list[Answer], int]:
+        client = Http1Client(trust, 4, CAP)
+        async with aiohttp_server(echo, serving) as url:
+            answers = [await client.post(f"{url}/x", {}, body) for body in (b"a", b"b")]
+            await client.aclose()
+        return answers, client.connections_made
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        answers, made = runner.run(scenario())
+    assert answers == [Answer(200, "OK", b"a"), Answer(200, "OK", b"b")]
+    assert made == 1
 
 
 async def test_calls_in_flight_each_have_a_connection_and_the_pool_keeps_max_idle() -> None:
