@@ -202,6 +202,10 @@ _STATUS_NAMES = {
 def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        answering = False
+        """Counted in ``state.in_flight``: from the request's arrival until its answer starts
+        to leave. Not until the answer has left: the client may already have it and send its
+        next call, which must not meet this one still counted."""
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet test output
             return
@@ -225,9 +229,15 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
             peer = f"{self.client_address[0]}:{self.client_address[1]}"
             call = Call(protocol, path, model, headers, body, peer)
             state._enter()
+            self.answering = True
             try:
                 self._answer(state._next(call), protocol, model)
             finally:
+                self._answered()
+
+        def _answered(self) -> None:
+            if self.answering:
+                self.answering = False
                 state._leave()
 
         def _answer(self, reply: Reply, protocol: str, model: str) -> None:
@@ -253,6 +263,7 @@ def _handler_class(state: FakeJudge) -> type[BaseHTTPRequestHandler]:
         def _send_bytes(
             self, status: int, data: bytes, content_type: str = "application/json"
         ) -> None:
+            self._answered()
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)

@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import TypeVar
 
@@ -374,7 +375,8 @@ def test_replicas_starting_together_migrate_once(other: Callable[[], Backend]) -
 
 def test_a_jobs_file_made_before_versions_opens_and_migrates(tmp_path: Path) -> None:
     path = tmp_path / jobs.DB_FILE
-    with sqlite3.connect(path) as old:  # the first version of the file: no kind, no versions
+    # The first version of the file: no kind, no versions.
+    with closing(sqlite3.connect(path)) as old, old:
         old.execute(
             "CREATE TABLE jobs (name TEXT PRIMARY KEY, request BLOB NOT NULL, state TEXT NOT NULL, "
             "rows_total INTEGER NOT NULL DEFAULT 0, output_dir TEXT NOT NULL, "
@@ -383,7 +385,7 @@ def test_a_jobs_file_made_before_versions_opens_and_migrates(tmp_path: Path) -> 
             "response BLOB)"
         )
         old.execute(jobs.SCHEMA[1])
-    with sqlite3.connect(path) as old:
+    with closing(sqlite3.connect(path)) as old, old:
         old.execute(
             "INSERT INTO jobs (name, request, state, output_dir, create_time, update_time) "
             "VALUES ('j', x'00', 'QUEUED', '/out', 1, 1)"
@@ -392,14 +394,14 @@ def test_a_jobs_file_made_before_versions_opens_and_migrates(tmp_path: Path) -> 
     job = run(store.get("j"))
     assert job is not None
     assert (job.state, job.kind) == (QUEUED, "")
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         assert db.execute("SELECT store, version FROM schema_version").fetchall() == [("jobs", 1)]
 
 
 def test_files_made_by_the_previous_release_keep_working(tmp_path: Path) -> None:
     """Today's files (current columns, no schema_version) migrate without a change."""
     path = tmp_path / jobs.DB_FILE
-    with sqlite3.connect(path) as old:
+    with closing(sqlite3.connect(path)) as old, old:
         for statement in jobs.SCHEMA:
             old.execute(statement)
         old.execute(

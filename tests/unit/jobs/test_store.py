@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -146,7 +147,7 @@ def test_claim_takes_over_by_lease_or_gone_owner(tmp_path: Path, other_process: 
 
 
 def _set_heartbeat(path: Path, name: str, age: float) -> None:
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE jobs SET heartbeat = ? WHERE name = ?", (time.time() - age, name))
 
 
@@ -154,7 +155,7 @@ def test_a_file_from_before_job_kinds_gets_the_column(tmp_path: Path) -> None:
     """A jobs file written before jobs had a kind opens, its jobs read as Vertex dataset jobs,
     and new jobs of a kind are stored beside them."""
     path = tmp_path / "jobs.sqlite3"
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         db.execute(
             "CREATE TABLE jobs (name TEXT PRIMARY KEY, request BLOB NOT NULL, state TEXT NOT "
             "NULL, rows_total INTEGER NOT NULL DEFAULT 0, output_dir TEXT NOT NULL, create_time "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -108,7 +109,7 @@ async def test_the_cache_survives_a_new_targets_object(fake: FakeModel, tmp_path
     assert again.cached
     assert again.text == first.text
     assert fake.calls == 1
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         stored = " ".join(row[0] for row in db.execute("SELECT output FROM target_outputs"))
     assert "old-key" not in stored
 
