@@ -19,8 +19,11 @@ from evald.metrics.catalog import builtin
 from evald.metrics.computed.comet import Comet, CometKind, encoder_name
 from evald.models.inline import InlineModels
 
+from tests.optional import needs
 from tests.support import CALL, serving, stub
 from tests.unit.metrics.computed import tiny_comet
+
+pytestmark = needs("torch", "transformers", "tokenizers")
 
 CASES = json.loads((Path(__file__).with_name("comet_cases.json")).read_text(encoding="utf-8"))
 """Scores of the reference package on the tiny checkpoints (``make_comet_cases.py``)."""

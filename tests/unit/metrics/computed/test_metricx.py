@@ -19,9 +19,11 @@ from evald.metrics.catalog import builtin
 from evald.metrics.computed.metricx import TOKENIZER, Metricx, MetricxKind
 from evald.models.inline import InlineModels
 from google.protobuf import json_format
-from safetensors import safe_open
 
+from tests.optional import needs
 from tests.support import CALL, serving, stub
+
+pytestmark = needs("torch", "transformers", "safetensors", "sentencepiece")
 
 MODEL = "google/metricx-24-hybrid-large-v2p6"
 WORDS = [
@@ -70,6 +72,7 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Imported here, not at the top: torch and transformers take ~4 s to import, which every
     # test process collecting this module would pay, whether it runs these tests or not.
     import torch
+    from safetensors import safe_open
     from transformers import MT5Config, MT5ForConditionalGeneration, T5Tokenizer
 
     root = tmp_path_factory.mktemp("models")

@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers, processors
-from tokenizers.models import Unigram
-
 if TYPE_CHECKING:
     import torch
+    from tokenizers import Tokenizer
 
 ENCODER = "tiny-xlm-roberta"
 """The encoder's folder under the models directory (``pretrained_model`` in hparams.yaml)."""
@@ -108,6 +106,9 @@ def encoder_config(shape: Shape = TINY) -> dict[str, Any]:
 
 def tokenizer(words: Sequence[str] = WORDS) -> Tokenizer:
     """A unigram tokenizer shaped like XLM-R's (metaspace, ``<s> A </s>``)."""
+    from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers, processors
+    from tokenizers.models import Unigram
+
     pieces = [(s, 0.0) for s in SPECIALS]
     pieces += [(f"\u2581{w}", -2.0 - i / 10) for i, w in enumerate(words)]
     pieces += [(chr(ord("a") + i), -8.0) for i in range(26)]
