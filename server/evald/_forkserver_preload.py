@@ -34,9 +34,34 @@ def _parent() -> int:
     """The process this forkserver belongs to, as it named itself
     (``evald.scoring.FORKSERVER_PARENT``; not imported, so the watch starts at once), else the
     parent now: one that died before this module ran would already have been replaced by
-    whoever adopted the forkserver."""
+    whoever adopted the forkserver.
+
+    A name that is not the parent's and still alive was inherited: an ancestor named itself,
+    and a process started from it (which did not) started this forkserver. The parent now is
+    the one then. A name that is not the parent's and gone is the parent that died."""
+    now = os.getppid()
     named = os.environ.get("EVALD_FORKSERVER_PARENT", "")
-    return int(named) if named.isdigit() else os.getppid()
+    if not named.isdigit() or int(named) == now or _alive(int(named)):
+        return now
+    return int(named)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs. A dead process its own parent has not reaped yet (a zombie)
+    answers signals, so where /proc tells its state, that decides."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                return stat.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+        except FileNotFoundError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
 
 
 def _load() -> None:
