@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import re
 import ssl
 import zlib
@@ -520,28 +521,23 @@ class Http1Client:
             loop = self._loop = asyncio.get_running_loop()
         tls = self._tls if where.scheme == "https" else None
         max_bytes = self.max_bytes
-        hostname = where.host if tls is not None else None
+        connect = functools.partial(
+            loop.create_connection,
+            lambda: _Connection(loop, max_bytes),
+            where.host,
+            where.port,
+            ssl=tls,
+            server_hostname=where.host if tls is not None else None,
+        )
+        connection: _Connection
         try:
+            # Happy Eyeballs (RFC 8305): an address that does not answer within 250 ms races the
+            # next one. Only asyncio's own loops take the argument: uvloop's, which Ray's
+            # workers run where it is installed, refuses it.
             if isinstance(loop, asyncio.BaseEventLoop):
-                # Happy Eyeballs (RFC 8305): an address that does not answer within 250 ms
-                # races the next one. Only asyncio's own loops take the argument: uvloop's,
-                # which Ray's workers run where it is installed, refuses it.
-                _, connection = await loop.create_connection(
-                    lambda: _Connection(loop, max_bytes),
-                    where.host,
-                    where.port,
-                    ssl=tls,
-                    server_hostname=hostname,
-                    happy_eyeballs_delay=0.25,
-                )
+                _, connection = await connect(happy_eyeballs_delay=0.25)
             else:
-                _, connection = await loop.create_connection(
-                    lambda: _Connection(loop, max_bytes),
-                    where.host,
-                    where.port,
-                    ssl=tls,
-                    server_hostname=hostname,
-                )
+                _, connection = await connect()
         except (OSError, ssl.SSLError) as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise ExchangeFailed("ConnectError", reason) from None
