@@ -46,7 +46,8 @@ serve: install  ## run the server: gRPC on 127.0.0.1:50051, HTTP + web UI on :80
 # Most tests wait (servers starting, subprocesses, judge timeouts) rather than compute, so more
 # workers than cores finish sooner. Whole files go to one worker (loadfile): a module's server
 # fixture then starts once, not once per worker. Files go out in collection order, which
-# tests/conftest.py begins with the slow ones, so that no long file is left to run alone at the end. `make test TEST_WORKERS=0` runs in one process.
+# tests/conftest.py begins with the slow ones, so that no long file is left to run alone at the
+# end. `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 4
 PYTEST_PARALLEL = -n $(TEST_WORKERS) $(if $(filter 0,$(TEST_WORKERS)),,--dist loadfile --no-loadscope-reorder)
 

@@ -59,8 +59,8 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # alive, another user's
-        return True
+    except PermissionError:
+        pass  # alive, another user's
     return True
 
 
